@@ -1,0 +1,1 @@
+"""satnono: black-and-white nonograms solved, enumerated and counted exactly."""

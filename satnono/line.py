@@ -1,0 +1,227 @@
+"""The complete line solver (seeds 000, 003, 004): every cell a line forces, or a contradiction.
+
+A line is ``n`` cells with two bit masks of known cells (bit i = cell i): ``filled`` and
+``empty``. The answer holds the cells filled in *every* placement of the clue's blocks that
+agrees with what is known, the cells empty in every such placement, and for each block the
+start positions that occur in some placement (the encoders build on those).
+
+Two implementations share that contract:
+
+* :func:`solve_line` is bit-parallel. Positions 0..n are bits of one Python int. For each
+  block it needs a handful of shifts and ANDs plus one subtraction, whose borrow runs across
+  a stretch of "may be empty" cells — that is the automaton's "skip any number of empty
+  cells" loop done for all positions at once. Forward on the line and forward on the
+  reversed line give, per block, the starts whose prefix and suffix can both be completed.
+* :func:`solve_line_reference` is the plain O(n·k) dynamic programme of seed 000, kept as
+  the reference the property tests compare the fast one against (and both against brute force).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    """What one line forces: cells filled / empty in every placement, and feasible starts."""
+
+    filled: int
+    empty: int
+    starts: tuple[int, ...]
+
+
+def _windows(ok: int, b: int) -> int:
+    """Bit p set iff bits p..p+b-1 of ``ok`` are all set (O(log b) operations)."""
+    r = ok
+    span = 1
+    while span * 2 <= b:
+        r &= r >> span
+        span *= 2
+    if span < b:
+        r &= r >> (b - span)
+    return r
+
+
+def _smear(x: int, b: int) -> int:
+    """Bits p..p+b-1 for every bit p of ``x``: the cells a block covers from its starts."""
+    r = x
+    span = 1
+    while span * 2 <= b:
+        r |= r << span
+        span *= 2
+    if span < b:
+        r |= r << (b - span)
+    return r
+
+
+def _forward(clue: Sequence[int], n: int, can_empty: int, can_fill: int
+             ) -> tuple[list[int], list[int]] | None:
+    """Left-to-right automaton run over positions 0..n.
+
+    Returns ``(starts, free)``: ``starts[j]`` are positions where block j may start with
+    blocks 0..j-1 placed consistently before it; ``free[j]`` are positions p where j blocks
+    fit in cells [0, p) and cell p may come next as an empty cell or a new block start.
+    ``None`` when the line cannot be completed.
+    """
+    # A position p can advance to p+1 through an empty cell iff cell p may be empty. The
+    # blockers stop that walk; bit n is a blocker too (there is no cell n).
+    blockers = ((~can_empty) & ((1 << n) - 1)) | (1 << n)
+
+    def fill(seeds: int) -> int:
+        # every position reachable from a seed by stepping over may-be-empty cells
+        movable = seeds & can_empty
+        return ((blockers - movable) ^ blockers) | seeds
+
+    free = [fill(1)]
+    starts = []
+    ready = free[0]  # positions where the next block may start
+    for b in clue:
+        s = ready & _windows(can_fill, b)
+        if not s:
+            return None
+        starts.append(s)
+        ends = s << b
+        free.append(fill(ends))
+        ready = fill((ends & can_empty) << 1)
+    if not free[-1] >> n & 1:
+        return None
+    return starts, free
+
+
+def _reverse(x: int, n: int) -> int:
+    return int(format(x, f"0{n}b")[::-1], 2) if n else 0
+
+
+def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
+               ) -> LineResult | None:
+    """Everything the line forces (bit-parallel), or ``None`` for a contradiction."""
+    full = (1 << n) - 1
+    can_fill = full & ~empty
+    can_empty = full & ~filled
+    fwd = _forward(clue, n, can_empty, can_fill)
+    if fwd is None:
+        return None
+    bwd = _forward(clue[::-1], n, _reverse(can_empty, n), _reverse(can_fill, n))
+    if bwd is None:  # cannot happen when fwd succeeded; kept for safety
+        return None
+    f_starts, f_free = fwd
+    b_starts, b_free = bwd
+    k = len(clue)
+    starts = []
+    may_fill = 0
+    for j, b in enumerate(clue):
+        s = f_starts[j] & (_reverse(b_starts[k - 1 - j], n) >> (b - 1))
+        starts.append(s)
+        may_fill |= _smear(s, b)
+    may_empty = 0
+    for j in range(k + 1):
+        may_empty |= f_free[j] & _reverse(b_free[k - j] & full, n)
+    may_empty &= can_empty
+    return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
+
+
+def solve_line_reference(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
+                         ) -> LineResult | None:
+    """Seed 000's dynamic programme over (block, position), written plainly: the reference."""
+    k = len(clue)
+
+    def may0(i: int) -> bool:
+        return not filled >> i & 1
+
+    # prefix count of known-empty cells, to test "cells a..b-1 may all be filled" in O(1)
+    pe = [0] * (n + 1)
+    for i in range(n):
+        pe[i + 1] = pe[i] + (empty >> i & 1)
+
+    def may1(a: int, b: int) -> bool:
+        return 0 <= a <= b <= n and pe[b] == pe[a]
+
+    # fwd[j][p]: blocks 0..j-1 placed inside cells [0, p), every other cell there empty
+    fwd = [[False] * (n + 1) for _ in range(k + 1)]
+    fwd[0][0] = True
+    for p in range(1, n + 1):
+        fwd[0][p] = fwd[0][p - 1] and may0(p - 1)
+    for j in range(1, k + 1):
+        b = clue[j - 1]
+        for p in range(1, n + 1):
+            ok = fwd[j][p - 1] and may0(p - 1)
+            s = p - b
+            if not ok and s >= 0 and may1(s, p):
+                if j == 1:
+                    ok = fwd[0][s]
+                else:
+                    ok = s >= 1 and may0(s - 1) and fwd[j - 1][s - 1]
+            fwd[j][p] = ok
+    # bwd[j][p]: blocks j..k-1 placed inside cells [p, n), every other cell there empty
+    bwd = [[False] * (n + 1) for _ in range(k + 1)]
+    bwd[k][n] = True
+    for p in range(n - 1, -1, -1):
+        bwd[k][p] = bwd[k][p + 1] and may0(p)
+    for j in range(k - 1, -1, -1):
+        b = clue[j]
+        for p in range(n - 1, -1, -1):
+            ok = bwd[j][p + 1] and may0(p)
+            e = p + b
+            if not ok and may1(p, e):
+                if j == k - 1:
+                    ok = bwd[k][e]
+                else:
+                    ok = e < n and may0(e) and bwd[j + 1][e + 1]
+            bwd[j][p] = ok
+    if not fwd[k][n]:
+        return None
+    may_fill = 0
+    may_empty = 0
+    starts = []
+    for j in range(k):
+        b = clue[j]
+        sj = 0
+        for s in range(0, n - b + 1):
+            if not may1(s, s + b):
+                continue
+            left = fwd[0][s] if j == 0 else (s >= 1 and may0(s - 1) and fwd[j][s - 1])
+            if not left:
+                continue
+            e = s + b
+            right = bwd[k][e] if j == k - 1 else (e < n and may0(e) and bwd[j + 1][e + 1])
+            if right:
+                sj |= 1 << s
+                may_fill |= ((1 << b) - 1) << s
+        starts.append(sj)
+    for c in range(n):
+        if may0(c) and any(fwd[j][c] and bwd[j][c + 1] for j in range(k + 1)):
+            may_empty |= 1 << c
+    full = (1 << n) - 1
+    return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
+
+
+class LineCache:
+    """Memoised :func:`solve_line` keyed by (clue, length, known cells).
+
+    Search revisits the same partial lines again and again; large puzzles see most line
+    solves answered here. The table is cleared when it reaches ``max_entries``.
+    """
+
+    __slots__ = ("table", "max_entries", "hits", "misses")
+
+    def __init__(self, max_entries: int = 1_000_000):
+        self.table: dict[tuple, LineResult | None] = {}
+        self.max_entries = max_entries
+        self.hits = 0
+        self.misses = 0
+
+    def solve(self, clue: tuple[int, ...], n: int, filled: int, empty: int
+              ) -> LineResult | None:
+        key = (clue, n, filled, empty)
+        try:
+            r = self.table[key]
+        except KeyError:
+            self.misses += 1
+            r = solve_line(clue, n, filled, empty)
+            if len(self.table) >= self.max_entries:
+                self.table.clear()
+            self.table[key] = r
+            return r
+        self.hits += 1
+        return r

@@ -1,0 +1,85 @@
+"""The native backtracker: propagate, probe, branch — no SAT solver, every solution, lazily.
+
+It is the reference the SAT and CP-SAT backends are checked against, so it is kept simple:
+a depth-first search over board copies with an explicit stack (a puzzle with 10^15
+solutions goes deeper than Python's recursion limit).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from .board import Board
+from .errors import SearchTimeout
+from .probe import probe
+from .propagate import Context, propagate
+from .puzzle import Puzzle, Solution, is_solution
+
+
+def _pick(board: Board) -> tuple[int, int]:
+    """Without probing: an unknown cell of the row with the fewest unknown cells."""
+    full = (1 << board.width) - 1
+    best = None
+    for r, (f, e) in enumerate(zip(board.rf, board.re)):
+        u = full & ~(f | e)
+        if u and (best is None or u.bit_count() < best[0]):
+            best = (u.bit_count(), r, (u & -u).bit_length() - 1)
+    assert best is not None
+    return best[1], best[2]
+
+
+def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
+           deadline: float | None = None) -> Iterator[Solution]:
+    """Yield every solution below ``board`` (the empty board when None).
+
+    Branches try "filled" before "empty", so the order is deterministic (the seed's
+    two-solution example comes out in the order it prints).
+    """
+    puzzle = ctx.puzzle
+    start = board if board is not None else Board(puzzle.width, puzzle.height)
+    stack: list[tuple[Board, list[int] | None, int]] = [(start, None, 0)]
+    stats = ctx.stats
+    while stack:
+        if deadline is not None and time.monotonic() > deadline:
+            raise SearchTimeout(stats.solutions, 0)
+        board, dirty, depth = stack.pop()
+        stats.nodes += 1
+        stats.max_depth = max(stats.max_depth, depth)
+        if not propagate(ctx, board, dirty):
+            continue
+        if board.solved():
+            sol = board.to_solution()
+            if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug, never data
+                raise AssertionError(f"native search produced a non-solution for {puzzle.title}")
+            stats.solutions += 1
+            yield sol
+            continue
+        if probing:
+            ok, cell = probe(ctx, board, deadline)
+            if not ok:
+                continue
+            if cell is None:
+                # probing fixed every cell: the board is solved, look again on the next pop
+                stack.append((board, [], depth))
+                continue
+        else:
+            cell = _pick(board)
+        r, c = cell
+        dirty = [r, board.height + c]
+        zero = board.copy()
+        zero.set(r, c, 0)
+        board.set(r, c, 1)
+        stack.append((zero, dirty, depth + 1))
+        stack.append((board, dirty, depth + 1))
+
+
+def solve_native(puzzle: Puzzle, *, probing: bool = True, timeout: float | None = None,
+                 ctx: Context | None = None) -> Iterator[Solution]:
+    """Every solution of ``puzzle`` (validated first), lazily; raises SearchTimeout."""
+    ctx = ctx or Context(puzzle)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        yield from search(ctx, probing=probing, deadline=deadline)
+    except SearchTimeout as exc:
+        raise SearchTimeout(ctx.stats.solutions, timeout or 0) from exc
