@@ -57,9 +57,11 @@ def propagate(ctx: Context, board: Board, dirty: list[int] | None = None) -> boo
         queued[lid] = 0
         solves += 1
         if lid < h:  # a row: its crossing lines are the columns, ids h..h+w-1
-            i, clue, n, own_f, own_e, cross_f, cross_e, base = lid, rows[lid], w, rf, re, cf, ce, h
+            i, clue, n, base = lid, rows[lid], w, h
+            own_f, own_e, cross_f, cross_e = rf, re, cf, ce
         else:
-            i, clue, n, own_f, own_e, cross_f, cross_e, base = lid - h, cols[lid - h], h, cf, ce, rf, re, 0
+            i, clue, n, base = lid - h, cols[lid - h], h, 0
+            own_f, own_e, cross_f, cross_e = cf, ce, rf, re
         f, e = own_f[i], own_e[i]
         res = solve(clue, n, f, e)
         if res is None:

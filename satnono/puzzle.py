@@ -141,7 +141,8 @@ def line_clue(mask: int, length: int) -> Clue:
     return tuple(out)
 
 
-def clues_of(grid: Iterable[Sequence[bool]] | Solution) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
+def clues_of(grid: Iterable[Sequence[bool]] | Solution
+             ) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     """Row and column clues of a picture: the maker's step from drawing to puzzle."""
     sol = grid if isinstance(grid, Solution) else _solution_from_cells(grid)
     rows = tuple(line_clue(m, sol.width) for m in sol.rows)

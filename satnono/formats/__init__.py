@@ -13,8 +13,20 @@ from dataclasses import dataclass
 
 from ..errors import ParseError, UnsupportedOutput
 from ..puzzle import Puzzle
-from . import griddler, japan, jsonfmt, mathprog, non, picross, picture, pynogram, simple, spoj
-from . import taai, webpbn
+from . import (
+    griddler,
+    japan,
+    jsonfmt,
+    mathprog,
+    non,
+    picross,
+    picture,
+    pynogram,
+    simple,
+    spoj,
+    taai,
+    webpbn,
+)
 from ._common import decode
 
 #: Files larger than this are refused before reading: no real puzzle comes close.

@@ -1,0 +1,23 @@
+"""Solving backends behind one small interface: ``solutions(puzzle, ...)`` yields grids.
+
+Heavy solver libraries are imported inside the backend that needs them, so importing
+satnono (or running ``satnono --help``) stays instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..puzzle import Puzzle, Solution
+
+BACKENDS = ("native",)
+
+
+def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None = None,
+              **options: object) -> Iterator[Solution]:
+    """Every solution of ``puzzle`` from the chosen backend, lazily and unverified."""
+    if backend == "native":
+        from ..native import solve_native
+
+        return solve_native(puzzle, timeout=timeout, **options)  # type: ignore[arg-type]
+    raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")

@@ -1,0 +1,332 @@
+"""The ``satnono`` command. Thin: parse arguments, call the library, report.
+
+Exit status: 0 done; 1 the puzzle has no solution; 2 bad input or usage;
+3 the time limit ran out (what was found so far is reported, the search is incomplete).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+
+from .errors import SatnonoError, SearchTimeout
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+
+
+class Usage(SatnonoError):
+    """A command line that asks for something impossible."""
+
+
+# ---------------------------------------------------------------- output helpers
+
+@contextlib.contextmanager
+def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]:
+    """Write to a temporary file beside ``path`` and rename it into place on success only:
+    a crash, an error or a timeout never leaves a half-written file. ``None`` is stdout."""
+    if path is None or path == "-":
+        out = sys.stdout.buffer if binary else sys.stdout
+        yield out
+        out.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".satnono-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8",
+                       newline=None if binary else "\n") as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+# ---------------------------------------------------------------- solve
+
+def _solution_format(args: argparse.Namespace) -> str:
+    from .render import SOLUTION_FORMATS, format_for
+
+    fmt = args.to or format_for(args.output) or "text"
+    if fmt not in SOLUTION_FORMATS:
+        raise Usage(f"--to {fmt}: solutions are written as one of {', '.join(SOLUTION_FORMATS)}")
+    return fmt
+
+
+def _verdict(n: int, limit: int | None, complete: bool) -> str:
+    if not complete:
+        return f"search incomplete: {n} solution(s) found before the time limit"
+    if n == 0:
+        return "no solution"
+    if limit is None:
+        return "unique solution" if n == 1 else f"{n} solutions (all found)"
+    if n < limit:
+        return "unique solution" if n == 1 else f"{n} solutions (all found)"
+    if limit == 2 and n == 2:
+        return "not unique: at least 2 solutions (showing the first)"
+    return f"{n} solution(s) shown (limit reached; there may be more)"
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .formats import read_file
+    from .solver import solve
+
+    fmt = _solution_format(args)
+    puzzles = read_file(args.puzzle, args.fmt)
+    chosen = list(enumerate(puzzles, 1))
+    if args.index is not None:
+        if not 1 <= args.index <= len(puzzles):
+            raise Usage(f"--index {args.index} is outside 1..{len(puzzles)}")
+        chosen = [chosen[args.index - 1]]
+    if len(chosen) > 1 and fmt != "text" and args.output not in (None, "-") and fmt != "json":
+        raise Usage(f"{args.puzzle} holds {len(chosen)} puzzles; pick one with --index to "
+                    f"write {fmt}")
+    # how many solutions to look for, and how many to show
+    if args.all:
+        limit = None
+    elif args.limit is not None:
+        limit = args.limit
+    elif fmt == "sol":
+        limit = None  # the seed's format lists every solution
+    else:
+        limit = 2  # enough to tell unique from not unique
+    show_all = args.all or args.limit is not None or fmt in ("sol", "json")
+
+    worst = EXIT_OK
+    results = []
+    for idx, puzzle in chosen:
+        found = []
+        complete = True
+        started = time.monotonic()
+        stream = None
+        if fmt == "text" and args.output in (None, "-"):
+            stream = sys.stdout  # print solutions as they are found
+            if len(chosen) > 1:
+                stream.write(f"== puzzle {idx}{': ' + puzzle.title if puzzle.title else ''} "
+                             f"({puzzle.size})\n")
+        try:
+            for sol in solve(puzzle, args.backend, limit=limit, timeout=args.timeout,
+                             **_backend_options(args)):
+                found.append(sol)
+                if stream is not None and (show_all or len(found) == 1):
+                    if len(found) > 1:
+                        stream.write("\n")
+                    stream.write("\n".join(sol.strings()) + "\n")
+                    stream.flush()
+        except SearchTimeout:
+            complete = False
+        seconds = time.monotonic() - started
+        verdict = _verdict(len(found), limit, complete)
+        label = f"{args.puzzle}" + (f" #{idx}" if len(puzzles) > 1 else "")
+        _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}]")
+        results.append((idx, puzzle, found, complete))
+        if not complete:
+            worst = max(worst, EXIT_TIMEOUT)
+        elif not found:
+            worst = max(worst, EXIT_NO_SOLUTION)
+
+    if fmt == "text" and args.output in (None, "-"):
+        return worst
+    _write_solutions(args, fmt, results, show_all)
+    return worst
+
+
+def _write_solutions(args: argparse.Namespace, fmt: str, results: list, show_all: bool) -> None:
+    from . import render
+
+    if fmt == "json":
+        items = [render.json_solutions(found, complete,
+                                       **({"index": i, "title": p.title} if len(results) > 1
+                                          else {}))
+                 for i, p, found, complete in results]
+        import json
+
+        with atomic_output(args.output) as out:
+            json.dump(items if len(results) > 1 else items[0], out, indent=1)
+            out.write("\n")
+        return
+    if any(not complete for *_, complete in results):
+        _say(f"not writing {args.output or 'the output'}: the search is incomplete and "
+             f"{fmt} cannot say so (use --to json)")
+        return
+    if fmt == "sol":
+        (_, _, found, _), = results
+        with atomic_output(args.output) as out:
+            render.write_sol(out, found)
+    elif fmt == "text":
+        with atomic_output(args.output) as out:
+            for i, p, found, _ in results:
+                if len(results) > 1:
+                    out.write(f"== puzzle {i}{': ' + p.title if p.title else ''}\n")
+                render.write_text(out, found if show_all else found[:1])
+    elif fmt in ("pbm", "non"):
+        (_, puzzle, found, _), = results
+        if not found:
+            _say(f"not writing {args.output or 'the output'}: there is no solution to draw")
+            return
+        if fmt == "pbm":
+            with atomic_output(args.output, binary=True) as out:
+                out.write(render.pbm(found if show_all else found[:1]))
+        else:
+            with atomic_output(args.output) as out:
+                out.write(render.non_with_goal(puzzle, found[0]))
+
+
+def _backend_options(args: argparse.Namespace) -> dict:
+    opts = {}
+    if args.backend == "native" and args.no_probing:
+        opts["probing"] = False
+    return opts
+
+
+# ---------------------------------------------------------------- convert
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from .formats import FORMATS, PUZZLE_WRITERS, format_for_extension, load, write_puzzle
+    from .puzzle import Solution
+
+    fmt = args.to or format_for_extension(args.output or "") or None
+    pictures = ("pbm", "grid", "text", "sol")
+    if fmt is None:
+        ext = os.path.splitext(args.output or "")[1].lower()
+        fmt = {".txt": "grid", ".sol": "sol"}.get(ext)
+    if fmt is None:
+        raise Usage("say which format to write with --to (one of "
+                    + ", ".join((*PUZZLE_WRITERS, *pictures)) + ")")
+    puzzle = load(args.puzzle, args.index, args.fmt)
+    if fmt in FORMATS and FORMATS[fmt].write is not None:
+        text = write_puzzle(puzzle, fmt)
+        with atomic_output(args.output) as out:
+            out.write(text)
+        return EXIT_OK
+    if fmt not in pictures:
+        raise Usage(f"cannot write {fmt!r}")
+    # a picture: the goal when the file has one, else the solution
+    if puzzle.goal:
+        sols = [Solution.from_strings(puzzle.goal)]
+    else:
+        from .solver import solve
+
+        sols = list(solve(puzzle, limit=2, timeout=args.timeout))
+        if not sols:
+            _say(f"{args.puzzle}: no solution, nothing to draw")
+            return EXIT_NO_SOLUTION
+        if len(sols) > 1:
+            _say(f"{args.puzzle}: not unique; drawing the first solution")
+        sols = sols[:1]
+    from . import render
+
+    if fmt == "pbm":
+        with atomic_output(args.output, binary=True) as out:
+            out.write(render.pbm(sols))
+    else:
+        with atomic_output(args.output) as out:
+            (render.write_sol if fmt == "sol" else render.write_text)(out, sols)
+    del replace
+    return EXIT_OK
+
+
+def cmd_formats(args: argparse.Namespace) -> int:
+    from .formats import FORMATS
+
+    for f in FORMATS.values():
+        exts = " ".join(f.extensions) or "(by content)"
+        mode = "read/write" if f.write else "read"
+        print(f"{f.name:10} {mode:10} {exts:14} {f.description}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- argument parsing
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", help="puzzle file (format detected from extension and content)")
+    p.add_argument("--from", dest="fmt", metavar="FORMAT",
+                   help="input format, overriding detection (see 'satnono formats')")
+    p.add_argument("--index", type=int, metavar="N",
+                   help="the N-th puzzle (from 1) of a file holding several")
+
+
+def _positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return v
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="satnono",
+        description="Solve, enumerate and count black-and-white nonograms.",
+        epilog="Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
+                       description="Solve a puzzle. With no --limit it looks for two solutions "
+                       "and says whether the one shown is unique; the seed's .sol format lists "
+                       "every solution.")
+    _add_input(p)
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
+    p.add_argument("--to", choices=["sol", "text", "non", "pbm", "json"],
+                   help="output format (default: from OUT's extension, else text)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=_count, metavar="N", help="stop after N solutions")
+    g.add_argument("--all", action="store_true", help="find every solution")
+    p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds")
+    p.add_argument("--backend", default="native", choices=["native"],
+                   help="solving backend (default: native)")
+    p.add_argument("--no-probing", action="store_true",
+                   help="native backend: branch without probing")
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("convert", help="write a puzzle in another format")
+    _add_input(p)
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
+    p.add_argument("--to", metavar="FORMAT", help="output format (default: from OUT's extension)")
+    p.add_argument("--timeout", type=_positive, metavar="S",
+                   help="time limit when a picture has to be solved for")
+    p.set_defaults(run=cmd_convert)
+
+    p = sub.add_parser("formats", help="list the file formats satnono reads and writes")
+    p.set_defaults(run=cmd_formats)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except SatnonoError as exc:
+        _say(f"satnono: {exc}")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        _say("satnono: interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""Shared helpers: brute-force oracles and the optional corpus of real puzzles."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import os
+from pathlib import Path
+
+import pytest
+
+from satnono.puzzle import Puzzle, Solution, line_clue
+
+CORPUS = Path(os.environ.get("SATNONO_CORPUS",
+                             Path(__file__).resolve().parents[2] / "shared" / "corpus"))
+
+
+def corpus_rows() -> list[dict]:
+    index = CORPUS / "INDEX.tsv"
+    if not index.exists():
+        return []
+    with open(index, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def corpus_path(row: dict) -> Path:
+    return CORPUS / "raw" / row["source_repo"].replace("/", "__") / row["path_in_repo"]
+
+
+needs_corpus = pytest.mark.skipif(not (CORPUS / "INDEX.tsv").exists(),
+                                  reason="../shared/corpus is not present")
+
+
+def brute_line(clue: tuple[int, ...], n: int, filled: int, empty: int):
+    """All placements by trying every filling: the oracle for the line solvers."""
+    fits = [m for m in range(1 << n)
+            if m & filled == filled and not m & empty and line_clue(m, n) == tuple(clue)]
+    if not fits:
+        return None
+    full = (1 << n) - 1
+    always, ever = full, 0
+    for m in fits:
+        always &= m
+        ever |= m
+    return always, full & ~ever
+
+
+def brute_solutions(puzzle: Puzzle) -> set[Solution]:
+    """Every solution of a small puzzle: each row from its own placements, columns checked."""
+    w = puzzle.width
+    options = [[m for m in range(1 << w) if line_clue(m, w) == clue] for clue in puzzle.rows]
+    out = set()
+    for rows in itertools.product(*options):
+        sol = Solution(w, tuple(rows))
+        if all(line_clue(col, puzzle.height) == clue
+               for col, clue in zip(sol.columns(), puzzle.columns)):
+            out.add(sol)
+    return out
+
+
+def random_picture(rng, width: int, height: int, density: float) -> Solution:
+    return Solution(width, tuple(sum(1 << c for c in range(width) if rng.random() < density)
+                                 for _ in range(height)))

@@ -1,0 +1,156 @@
+"""The ``satnono`` command as a user runs it: seed files byte for byte, errors, atomic output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satnono.cli import main
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+# The expected japan.sol files, as printed in seed 000.
+CAR_SOL = """\
+....******
+...**.*..*
+...*..*..*
+.*********
+.*********
+**********
+..**...**.
+..**...**.
+<end>
+"""
+TWO_SOL = """\
+*.
+.*
+<next>
+.*
+*.
+<end>
+"""
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satnono", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("name,expected", [("car.dat", CAR_SOL), ("two.dat", TWO_SOL)])
+def test_seed_examples_reproduce_japan_sol(tmp_path, name, expected):
+    out = tmp_path / "japan.sol"
+    assert main(["solve", str(PUZZLES / name), "-o", str(out)]) == 0
+    got = out.read_text()
+    assert [ln.rstrip() for ln in got.splitlines()] == expected.splitlines()
+
+
+def test_infeasible_puzzle_writes_no_solutions(tmp_path):
+    dat = tmp_path / "japan.dat"
+    dat.write_text("3\n1 1\n1 1\n2 1 1\n3\n1 1\n2 1 1\n1 1\n")
+    out = tmp_path / "japan.sol"
+    assert main(["solve", str(dat), "-o", str(out)]) == 1
+    assert out.read_text() == "<no solutions>\n"
+
+
+def test_default_run_says_whether_the_solution_is_unique():
+    r = run("solve", str(PUZZLES / "two.dat"))
+    assert r.returncode == 0
+    assert r.stdout.splitlines() == ["#.", ".#"]
+    assert "not unique" in r.stderr
+    r = run("solve", str(PUZZLES / "car.dat"))
+    assert "unique solution" in r.stderr and len(r.stdout.splitlines()) == 8
+
+
+def test_json_output_lists_solutions_and_completeness(tmp_path):
+    out = tmp_path / "s.json"
+    assert main(["solve", str(PUZZLES / "two.dat"), "-o", str(out), "--all"]) == 0
+    data = json.loads(out.read_text())
+    assert data == {"solutions": [["#.", ".#"], [".#", "#."]], "complete": True}
+
+
+def test_limit_and_all(tmp_path, capsys):
+    p = tmp_path / "perm.json"
+    p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
+    assert main(["solve", str(p), "--all", "--to", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["solutions"]) == 120
+    assert main(["solve", str(p), "--limit", "7", "--to", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["solutions"]) == 7
+
+
+def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):
+    p = tmp_path / "perm.json"
+    p.write_text(json.dumps({"rows": [[1]] * 9, "columns": [[1]] * 9}))  # 362880 solutions
+    out = tmp_path / "out.sol"
+    r = run("solve", str(p), "-o", str(out), "--timeout", "0.5")
+    assert r.returncode == 3
+    assert "search incomplete" in r.stderr and not out.exists()
+    assert list(tmp_path.iterdir()) == [p]  # no temporary file left behind either
+    r = run("solve", str(p), "-o", str(tmp_path / "o.json"), "--timeout", "0.5", "--all")
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert r.returncode == 3 and data["complete"] is False and data["solutions"]
+
+
+@pytest.mark.parametrize("content,message", [
+    ("2\n1 1\n1 x\n2\n1 1\n1 1\n", "bad.dat:3: expected a block length, got 'x'"),
+    ("1\n1 5\n2\n1 1\n1 1\n", "bad.dat:2: row 1: clue 5 needs 5 cells, the row has 2"),
+    ("2\n1 1\n1 1\n2\n1 1\n1 2\n", "bad.dat: the row clues fill 2 cells but the column clues"),
+    ("1\n1 1\n", "bad.dat: expected the number of columns, found the end of the file"),
+    ("2\n1 1\n", "bad.dat: expected 2 row lines, the file ends after 1"),
+])
+def test_bad_input_is_one_line_exit_2_no_traceback(tmp_path, content, message):
+    bad = tmp_path / "bad.dat"
+    bad.write_text(content)
+    out = tmp_path / "out.sol"
+    r = run("solve", str(bad), "-o", str(out))
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert message in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
+
+
+def test_missing_file_and_unknown_format(tmp_path):
+    r = run("solve", str(tmp_path / "nope.non"))
+    assert r.returncode == 2 and "cannot read the file" in r.stderr
+    (tmp_path / "x.txt").write_text("what is this\n")
+    r = run("solve", str(tmp_path / "x.txt"))
+    assert r.returncode == 2 and "unknown puzzle format" in r.stderr
+
+
+def test_convert_between_formats_keeps_the_clues(tmp_path):
+    from satnono.formats import load
+
+    src = PUZZLES / "car.dat"
+    previous = load(str(src))
+    for ext in (".non", ".json", ".nin", ".mk", ".g", ".xml", ".toml"):
+        out = tmp_path / ("car" + ext)
+        assert main(["convert", str(src), "-o", str(out)]) == 0
+        again = load(str(out))
+        assert (again.rows, again.columns) == (previous.rows, previous.columns)
+    out = tmp_path / "car.pbm"
+    assert main(["convert", str(src), "-o", str(out)]) == 0
+    pic = load(str(out))
+    assert (pic.rows, pic.columns) == (previous.rows, previous.columns)
+
+
+def test_multi_puzzle_file_solves_each_and_index_picks_one(tmp_path, capsys):
+    f = tmp_path / "two.txt"
+    f.write_text("GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n"
+                 "GRID b\nROWS\n[ 2 ]\nCOLUMNS\n[ 1 ]\n[ 1 ]\n")
+    assert main(["solve", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "== puzzle 1: a" in out and "== puzzle 2: b" in out
+    assert main(["solve", str(f), "--index", "2"]) == 0
+    assert capsys.readouterr().out == "##\n"
+    assert main(["solve", str(f), "--index", "3"]) == 2
+
+
+def test_help_does_not_import_solver_backends():
+    r = subprocess.run([sys.executable, "-c",
+                        "import sys; from satnono.cli import build_parser; build_parser(); "
+                        "print(any(m.startswith(('ortools', 'pysat')) for m in sys.modules))"],
+                       capture_output=True, text=True)
+    assert r.stdout.strip() == "False"

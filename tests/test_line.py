@@ -1,0 +1,104 @@
+"""The line solvers against brute force: the whole contract, on thousands of random lines."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono.line import LineCache, solve_line, solve_line_reference
+from satnono.puzzle import line_clue
+
+from .conftest import brute_line
+
+
+@st.composite
+def lines(draw, max_n: int = 14):
+    n = draw(st.integers(0, max_n))
+    if draw(st.booleans()):  # the clue of a real filling, so most lines are feasible
+        clue = line_clue(draw(st.integers(0, (1 << n) - 1 if n else 0)), n)
+    else:  # any clue at all, often infeasible
+        clue = tuple(draw(st.lists(st.integers(1, max(1, n)), max_size=4)))
+    known = draw(st.integers(0, (1 << n) - 1 if n else 0))
+    values = draw(st.integers(0, (1 << n) - 1 if n else 0))
+    if draw(st.booleans()):  # knowledge taken from a real filling: consistent
+        values = draw(st.integers(0, (1 << n) - 1 if n else 0))
+    return clue, n, known & values, known & ~values
+
+
+def _as_pair(result):
+    return None if result is None else (result.filled, result.empty)
+
+
+@settings(max_examples=4000, deadline=None)
+@given(lines())
+def test_fast_and_reference_equal_brute_force(line):
+    clue, n, filled, empty = line
+    expected = brute_line(clue, n, filled, empty)
+    assert _as_pair(solve_line(clue, n, filled, empty)) == expected
+    assert _as_pair(solve_line_reference(clue, n, filled, empty)) == expected
+
+
+@settings(max_examples=2000, deadline=None)
+@given(lines())
+def test_block_starts_agree_and_are_exactly_the_feasible_ones(line):
+    clue, n, filled, empty = line
+    fast = solve_line(clue, n, filled, empty)
+    ref = solve_line_reference(clue, n, filled, empty)
+    assert (fast is None) == (ref is None)
+    if fast is None:
+        return
+    assert fast.starts == ref.starts
+    # a start is feasible iff some full consistent filling puts the block there
+    fits = [m for m in range(1 << n) if m & filled == filled and not m & empty
+            and line_clue(m, n) == clue]
+    for j in range(len(clue)):
+        expected = 0
+        for m in fits:
+            expected |= 1 << _block_start(m, n, j)
+        assert fast.starts[j] == expected, (clue, n, j)
+
+
+def _block_start(mask: int, n: int, j: int) -> int:
+    seen = -1
+    for i in range(n):
+        if mask >> i & 1 and (i == 0 or not mask >> (i - 1) & 1):
+            seen += 1
+            if seen == j:
+                return i
+    return -1
+
+
+def test_known_examples():
+    # seed 003: clue 4,1 on 8 cells: the 4-block starts at 0..2, so cells 2 and 3 are certain
+    r = solve_line((4, 1), 8)
+    assert r is not None and r.filled == 0b1100 and r.empty == 0 and r.starts == (0b111, 0b11100000)
+    # empty clue: every cell empty; a known filled cell contradicts it
+    assert solve_line((), 5).empty == 0b11111
+    assert solve_line((), 5, filled=0b100) is None
+    # a clue longer than the line
+    assert solve_line((3, 3), 6) is None
+    # zero-length line
+    assert solve_line((), 0) is not None and solve_line((1,), 0) is None
+
+
+def test_long_lines_agree_with_reference():
+    import random
+
+    rng = random.Random(7)
+    for n in (25, 100, 500):
+        for _ in range(30):
+            m = rng.getrandbits(n)
+            clue = line_clue(m, n)
+            known = rng.getrandbits(n) & rng.getrandbits(n)
+            f, e = known & m, known & ~m
+            assert solve_line(clue, n, f, e) == solve_line_reference(clue, n, f, e)
+
+
+def test_cache_returns_the_solver_answer_and_counts_hits():
+    cache = LineCache(max_entries=2)
+    a = cache.solve((2,), 4, 0, 0)
+    assert a == solve_line((2,), 4)
+    assert cache.solve((2,), 4, 0, 0) is a and cache.hits == 1
+    cache.solve((1,), 4, 0, 0)
+    cache.solve((1,), 3, 0, 0)  # overflows: the table starts again
+    assert len(cache.table) <= 2
