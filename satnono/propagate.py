@@ -27,6 +27,7 @@ class Context:
     puzzle: Puzzle
     cache: LineCache = field(default_factory=LineCache)
     stats: Stats = field(default_factory=Stats)
+    encoding: object | None = None  # the residual CNF, when a SAT backend built one
 
     @property
     def lines(self) -> int:

@@ -27,7 +27,7 @@ def solve(puzzle: Puzzle, backend: str = "native", *, limit: int | None = None,
     if limit is not None and limit <= 0:
         return
     seen = 0
-    for sol in solutions(puzzle, backend, timeout=timeout, **options):
+    for sol in solutions(puzzle, backend, timeout=timeout, limit=limit, **options):
         if not is_solution(puzzle, sol):
             raise WrongSolution(f"backend {backend} returned a grid that breaks the clues")
         yield sol

@@ -10,14 +10,22 @@ from collections.abc import Iterator
 
 from ..puzzle import Puzzle, Solution
 
-BACKENDS = ("native",)
+BACKENDS = ("native", "sat", "cpsat")
 
 
 def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None = None,
-              **options: object) -> Iterator[Solution]:
+              limit: int | None = None, **options: object) -> Iterator[Solution]:
     """Every solution of ``puzzle`` from the chosen backend, lazily and unverified."""
     if backend == "native":
         from ..native import solve_native
 
         return solve_native(puzzle, timeout=timeout, **options)  # type: ignore[arg-type]
+    if backend == "sat":
+        from .sat import solutions as sat_solutions
+
+        return sat_solutions(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
+    if backend == "cpsat":
+        from .cpsat import solutions as cpsat_solutions
+
+        return cpsat_solutions(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
     raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
