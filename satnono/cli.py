@@ -161,6 +161,9 @@ def _write_solutions(args: argparse.Namespace, fmt: str, results: list, show_all
         return
     if fmt == "sol":
         (_, _, found, _), = results
+        # canonical order ('*' before '.', row by row): the seed's order, and the same
+        # file whichever backend found the solutions
+        found = sorted(found, key=lambda sol: sol.strings("*", "."))
         with atomic_output(args.output) as out:
             render.write_sol(out, found)
     elif fmt == "text":
@@ -183,9 +186,17 @@ def _write_solutions(args: argparse.Namespace, fmt: str, results: list, show_all
 
 
 def _backend_options(args: argparse.Namespace) -> dict:
-    opts = {}
-    if args.backend == "native" and args.no_probing:
+    opts: dict = {}
+    if args.no_probing and args.backend in ("native", "sat"):
         opts["probing"] = False
+    if args.solver:
+        if args.backend != "sat":
+            raise Usage("--solver goes with --backend sat")
+        opts["solver"] = args.solver
+    if args.workers:
+        if args.backend != "cpsat":
+            raise Usage("--workers goes with --backend cpsat")
+        opts["workers"] = args.workers
     return opts
 
 
@@ -293,10 +304,15 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--limit", type=_count, metavar="N", help="stop after N solutions")
     g.add_argument("--all", action="store_true", help="find every solution")
     p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds")
-    p.add_argument("--backend", default="native", choices=["native"],
-                   help="solving backend (default: native)")
+    p.add_argument("--backend", default="sat", choices=["sat", "cpsat", "native"],
+                   help="sat: propagation + CaDiCaL (default); cpsat: OR-Tools CP-SAT; "
+                   "native: propagation, probing and backtracking, no solver library")
+    p.add_argument("--solver", metavar="NAME",
+                   help="sat backend: the pysat solver (default cadical195)")
+    p.add_argument("--workers", type=_count, metavar="N",
+                   help="cpsat backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
-                   help="native backend: branch without probing")
+                   help="skip probing (native: at every node; sat: at the root)")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("convert", help="write a puzzle in another format")

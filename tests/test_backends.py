@@ -1,0 +1,114 @@
+"""Native, SAT and CP-SAT are independent implementations of one contract: same solution sets."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono import Puzzle, is_solution, puzzle_from_picture, solve
+from satnono.backends.sat import UnsupportedSolver
+from satnono.formats import read_file
+
+from .conftest import CORPUS, brute_solutions, needs_corpus, random_picture
+
+BACKENDS = ("native", "sat", "cpsat")
+
+
+def solution_sets(puzzle: Puzzle, limit: int | None = None) -> dict[str, list]:
+    return {b: list(solve(puzzle, b, limit=limit)) for b in BACKENDS}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.floats(0.2, 0.8), st.integers(0, 2**32))
+def test_small_random_pictures_every_backend_equals_brute_force(w, h, density, seed):
+    pic = random_picture(random.Random(seed), w, h, density)
+    p = puzzle_from_picture(pic)
+    truth = brute_solutions(p)
+    for b, sols in solution_sets(p).items():
+        assert len(sols) == len(set(sols)), b
+        assert set(sols) == truth, b
+        assert pic in sols
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_pictures_up_to_30x30_agree(seed):
+    rng = random.Random(seed)
+    w, h = rng.choice([(1, rng.randint(1, 30)), (rng.randint(1, 30), 1),
+                       (rng.randint(5, 30), rng.randint(5, 30))])
+    density = rng.choice([0.2, 0.35, 0.5, 0.65, 0.8])
+    pic = random_picture(rng, w, h, density)
+    if seed % 6 == 0:  # empty rows and columns
+        pic = type(pic)(pic.width, tuple(0 if r % 3 == 0 else m for r, m in enumerate(pic.rows)))
+    p = puzzle_from_picture(pic)
+    limit = 40
+    sets = solution_sets(p, limit)
+    for b, sols in sets.items():
+        assert all(is_solution(p, s) for s in sols), b
+        assert len(sols) == len(set(sols))
+    sizes = {len(s) for s in sets.values()}
+    assert len(sizes) == 1
+    if sizes.pop() < limit:  # complete enumerations: identical sets, picture included
+        assert set(sets["native"]) == set(sets["sat"]) == set(sets["cpsat"])
+        assert pic in sets["sat"]
+
+
+@pytest.mark.parametrize("n", [1, 3, 5, 6])
+def test_permutation_puzzles_have_n_factorial_solutions_everywhere(n):
+    p = Puzzle(((1,),) * n, ((1,),) * n)
+    for b, sols in solution_sets(p).items():
+        assert len(set(sols)) == math.factorial(n), b
+
+
+def test_infeasible_puzzles_have_no_solutions_everywhere():
+    infeasible = [Puzzle(((1,), (1,), (1, 1)), ((1,), (1, 1), (1,))),
+                  # line solving alone stalls on this one: search must refute it
+                  Puzzle(((1, 1), (1, 1), (1,), (2,)), ((1,), (1, 1), (2,), (1, 1)))]
+    for p in infeasible:
+        assert brute_solutions(p) == set()
+        for b, sols in solution_sets(p).items():
+            assert sols == [], b
+
+
+def test_kissat_is_refused_for_enumeration_but_finds_one_solution():
+    p = Puzzle(((1,),) * 4, ((1,),) * 4)
+    with pytest.raises(UnsupportedSolver, match="not incremental"):
+        list(solve(p, "sat", solver="kissat404"))
+    (sol,) = solve(p, "sat", solver="kissat404", limit=1)
+    assert is_solution(p, sol)
+
+
+@pytest.mark.parametrize("solver", ["cadical195", "glucose4", "minisat22"])
+def test_other_incremental_solvers_enumerate_the_same(solver):
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    assert len(set(solve(p, "sat", solver=solver))) == 120
+
+
+def test_timeout_in_sat_and_cpsat_stops_cleanly():
+    from satnono import SearchTimeout
+
+    p = Puzzle(((1,),) * 10, ((1,),) * 10)  # 3628800 solutions
+    for b in ("sat", "cpsat"):
+        with pytest.raises(SearchTimeout):
+            for _ in solve(p, b, timeout=0.5):
+                pass
+
+
+CORPUS_COUNTS = [("test_pattern_05.txt", 109), ("test_pattern_06.txt", 2),
+                 ("test_pattern_07.txt", 2), ("test_pattern_08.txt", 16),
+                 ("test_pattern_11.txt", 3), ("test_pattern_12.txt", 33),
+                 ("test_pattern_13.txt", 2), ("test_pattern_14.txt", 2),
+                 ("test_pattern_15.txt", 3)]
+
+
+@needs_corpus
+@pytest.mark.parametrize("name,count", CORPUS_COUNTS)
+def test_corpus_test_patterns_same_count_on_every_backend(name, count):
+    path = CORPUS / "raw" / "pierre-dejoue__picross-solver" / "inputs" / name
+    (p,) = read_file(str(path))
+    sets = solution_sets(p)
+    assert {b: len(set(s)) for b, s in sets.items()} == {b: count for b in BACKENDS}
+    assert set(sets["native"]) == set(sets["sat"]) == set(sets["cpsat"])

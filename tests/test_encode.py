@@ -1,0 +1,100 @@
+"""The residual CNF: unit propagation equals the complete line solver; the size stays linear."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono.board import Board
+from satnono.encode import Encoding, encode_line
+from satnono.line import solve_line
+from satnono.puzzle import line_clue
+
+
+def unit_propagate(clauses: list[list[int]], units: list[int]) -> dict[int, bool] | None:
+    """Plain unit propagation to a fixed point; None on a conflict."""
+    val: dict[int, bool] = {}
+    for u in units:
+        if val.get(abs(u), u > 0) != (u > 0):
+            return None
+        val[abs(u)] = u > 0
+    changed = True
+    while changed:
+        changed = False
+        for cl in clauses:
+            free = None
+            count = 0
+            for lit in cl:
+                v = val.get(abs(lit))
+                if v is None:
+                    free = lit
+                    count += 1
+                elif v == (lit > 0):
+                    break
+            else:
+                if count == 0:
+                    return None
+                if count == 1:
+                    val[abs(free)] = free > 0
+                    changed = True
+    return val
+
+
+def _line_case(rng: random.Random, max_n: int):
+    n = rng.randint(1, max_n)
+    m = rng.getrandbits(n)
+    clue = line_clue(m, n) if rng.random() < 0.85 else tuple(
+        rng.randint(1, 4) for _ in range(rng.randint(0, 4)))
+    values = m if rng.random() < 0.7 else rng.getrandbits(n)
+    k1 = rng.getrandbits(n) & rng.getrandbits(n) & rng.getrandbits(n)  # known when encoding
+    k2 = k1 | (rng.getrandbits(n) & rng.getrandbits(n))  # known later, during search
+    return clue, n, values, k1, k2
+
+
+def _check(clue, n, values, k1, k2) -> None:
+    f1, e1 = k1 & values, k1 & ~values
+    enc = Encoding(Board(n, 1))
+    xs: dict[int, int] = {}
+    encode_line(enc, 0, clue, n, f1, e1, lambda i: xs.setdefault(i, enc.pool.id(("x", i))))
+    base = solve_line(clue, n, f1, e1)
+    if base is None:
+        assert enc.infeasible
+        return
+    f2, e2 = k2 & values, k2 & ~values
+    units = [xs[i] if f2 >> i & 1 else -xs[i] for i in xs if k2 >> i & 1]
+    val = unit_propagate(enc.clauses, units)
+    expected = solve_line(clue, n, f2, e2)
+    assert (val is None) == (expected is None), (clue, n, k1, k2)
+    if expected is None:
+        return
+    for i, x in xs.items():
+        want = 1 if expected.filled >> i & 1 else 0 if expected.empty >> i & 1 else None
+        got = None if x not in val else int(val[x])
+        assert got == want, (clue, n, i)
+
+
+def test_unit_propagation_equals_line_solver_on_ten_thousand_lines():
+    rng = random.Random(2026)
+    for _ in range(10_000):
+        _check(*_line_case(rng, 30))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64))
+def test_unit_propagation_equals_line_solver_hypothesis(seed):
+    _check(*_line_case(random.Random(seed), 16))
+
+
+def test_auxiliary_variables_stay_linear():
+    rng = random.Random(11)
+    for _ in range(2000):
+        n = rng.randint(1, 60)
+        m_ = rng.getrandbits(n)
+        clue = line_clue(m_, n)
+        enc = Encoding(Board(n, 1))
+        encode_line(enc, 0, clue, n, 0, 0, lambda i, enc=enc: enc.pool.id(("x", i)))
+        m = sum(clue) + len(clue) - 1 if clue else 0
+        f = n - m
+        assert enc.aux_per_line[0] <= 3 * (m + 1) * (f + 1), (clue, n)
