@@ -203,8 +203,6 @@ def _backend_options(args: argparse.Namespace) -> dict:
 # ---------------------------------------------------------------- convert
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from .formats import FORMATS, PUZZLE_WRITERS, format_for_extension, load, write_puzzle
     from .puzzle import Solution
 
@@ -245,7 +243,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
     else:
         with atomic_output(args.output) as out:
             (render.write_sol if fmt == "sol" else render.write_text)(out, sols)
-    del replace
     return EXIT_OK
 
 

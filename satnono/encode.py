@@ -87,7 +87,6 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
                 if t is None or not nodes[i + 1] >> t & 1:
                     continue
                 dst = node(i + 1, t)
-                # one transition out of a node with one way out is the node itself
                 tv = pool.id(("t", lid, i, q, v))
                 outgoing.append(tv)
                 if src is not None:

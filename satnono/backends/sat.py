@@ -80,7 +80,8 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
     found = 0
     with Solver(name=solver, bootstrap_with=clauses) as s:
         while s.solve():
-            true = {v for v in cells if s.get_model()[v - 1] > 0}
+            model = s.get_model()
+            true = {v for v in cells if model[v - 1] > 0}
             found += 1
             yield true
             if limit is not None and found >= limit:
