@@ -8,36 +8,13 @@ Reads ../shared/corpus/INDEX.tsv (its survey column); prints one line per puzzle
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import platform
 import time
-from pathlib import Path
 
 import satnono
-from satnono.formats import read_file
 
-CORPUS = Path(os.environ.get("SATNONO_CORPUS",
-                             Path(__file__).resolve().parents[2] / "shared" / "corpus"))
-
-
-def survey_puzzles() -> dict[str, satnono.Puzzle]:
-    out: dict[str, satnono.Puzzle] = {}
-    with open(CORPUS / "INDEX.tsv", newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            name = row["survey_name"]
-            if not name or name in out:
-                continue
-            path = CORPUS / "raw" / row["source_repo"].replace("/", "__") / row["path_in_repo"]
-            puzzles = read_file(str(path))
-            entry = row["entry"]
-            if not entry:
-                out[name] = puzzles[0]
-            elif entry[0] in "$#":
-                out[name] = puzzles[int(entry[1:]) - 1]
-            else:
-                out[name] = next(p for p in puzzles if p.title == entry)
-    return out
+from .corpus import CORPUS, survey_puzzles
 
 
 def main() -> None:

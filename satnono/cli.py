@@ -78,16 +78,10 @@ def _verdict(n: int, limit: int | None, complete: bool) -> str:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .formats import read_file
     from .solver import solve
 
     fmt = _solution_format(args)
-    puzzles = read_file(args.puzzle, args.fmt)
-    chosen = list(enumerate(puzzles, 1))
-    if args.index is not None:
-        if not 1 <= args.index <= len(puzzles):
-            raise Usage(f"--index {args.index} is outside 1..{len(puzzles)}")
-        chosen = [chosen[args.index - 1]]
+    chosen, total = _chosen(args)
     if len(chosen) > 1 and fmt != "text" and args.output not in (None, "-") and fmt != "json":
         raise Usage(f"{args.puzzle} holds {len(chosen)} puzzles; pick one with --index to "
                     f"write {fmt}")
@@ -127,7 +121,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             complete = False
         seconds = time.monotonic() - started
         verdict = _verdict(len(found), limit, complete)
-        label = f"{args.puzzle}" + (f" #{idx}" if len(puzzles) > 1 else "")
+        label = f"{args.puzzle}" + (f" #{idx}" if total > 1 else "")
         _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}]")
         results.append((idx, puzzle, found, complete))
         if not complete:
@@ -198,6 +192,51 @@ def _backend_options(args: argparse.Namespace) -> dict:
             raise Usage("--workers goes with --backend cpsat")
         opts["workers"] = args.workers
     return opts
+
+
+# ---------------------------------------------------------------- count
+
+def _chosen(args: argparse.Namespace) -> tuple[list, int]:
+    """The (index, puzzle) pairs the command works on, and how many the file holds."""
+    from .formats import read_file
+
+    puzzles = read_file(args.puzzle, args.fmt)
+    chosen = list(enumerate(puzzles, 1))
+    if args.index is not None:
+        if not 1 <= args.index <= len(puzzles):
+            raise Usage(f"--index {args.index} is outside 1..{len(puzzles)}")
+        chosen = [chosen[args.index - 1]]
+    return chosen, len(puzzles)
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    import json
+
+    from .count import count
+
+    if args.method == "ganak" and args.backend != "sat":
+        raise Usage("--backend chooses the enumerating backend; ganak counts on its own")
+    chosen, total = _chosen(args)
+    worst = EXIT_OK
+    for idx, puzzle in chosen:
+        label = args.puzzle + (f" #{idx}" if total > 1 else "")
+        res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
+                    threshold=args.threshold)
+        if args.json:
+            print(json.dumps({"puzzle": label, "title": puzzle.title, "count": res.count,
+                              "exact": res.complete, "method": res.method,
+                              "seconds": round(res.seconds, 3),
+                              "unknown_cells": res.unknown_cells, "variables": res.variables,
+                              "clauses": res.clauses}))
+        else:
+            prefix = f"{label}: " if len(chosen) > 1 else ""
+            print(f"{prefix}{res.count}" + ("" if res.complete else "+"))
+            _say(f"{label}: {res.describe()}")
+        if not res.complete:
+            worst = max(worst, EXIT_TIMEOUT)
+        elif res.count == 0:
+            worst = max(worst, EXIT_NO_SOLUTION)
+    return worst
 
 
 # ---------------------------------------------------------------- convert
@@ -311,6 +350,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (native: at every node; sat: at the root)")
     p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("count", help="count the solutions exactly",
+                       description="Print the exact number of solutions (on standard output; "
+                       "how it was obtained on standard error). auto enumerates up to "
+                       "--threshold solutions, then counts with Ganak.")
+    _add_input(p)
+    p.add_argument("--method", default="auto", choices=["auto", "enumerate", "ganak"],
+                   help="enumerate: blocking clauses, one solution at a time; ganak: exact "
+                   "projected model counting; auto (default): enumerate, then ganak")
+    p.add_argument("--backend", default="sat", choices=["sat", "cpsat", "native"],
+                   help="the backend that enumerates (default sat)")
+    p.add_argument("--threshold", type=_count, default=1000, metavar="N",
+                   help="auto: switch to ganak after N solutions (default 1000)")
+    p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds "
+                   "(the solutions enumerated so far are reported as a lower bound)")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    p.set_defaults(run=cmd_count)
 
     p = sub.add_parser("convert", help="write a puzzle in another format")
     _add_input(p)

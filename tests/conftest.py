@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import csv
 import itertools
-import os
-from pathlib import Path
 
 import pytest
 
+from benchmarks import corpus
 from satnono.puzzle import Puzzle, Solution, line_clue
 
-CORPUS = Path(os.environ.get("SATNONO_CORPUS",
-                             Path(__file__).resolve().parents[2] / "shared" / "corpus"))
-
-
-def corpus_rows() -> list[dict]:
-    index = CORPUS / "INDEX.tsv"
-    if not index.exists():
-        return []
-    with open(index, newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
-
-
-def corpus_path(row: dict) -> Path:
-    return CORPUS / "raw" / row["source_repo"].replace("/", "__") / row["path_in_repo"]
-
+CORPUS = corpus.CORPUS
+corpus_rows = corpus.rows
+corpus_path = corpus.path_of
 
 needs_corpus = pytest.mark.skipif(not (CORPUS / "INDEX.tsv").exists(),
                                   reason="../shared/corpus is not present")

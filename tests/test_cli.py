@@ -154,3 +154,28 @@ def test_help_does_not_import_solver_backends():
                         "print(any(m.startswith(('ortools', 'pysat')) for m in sys.modules))"],
                        capture_output=True, text=True)
     assert r.stdout.strip() == "False"
+
+
+def test_count_prints_the_number_and_how(tmp_path):
+    r = run("count", str(PUZZLES / "two.dat"))
+    assert r.returncode == 0 and r.stdout == "2\n"
+    assert "exact" in r.stderr and "enumerate" in r.stderr
+    # 7x7 permutation matrices: 5040 solutions, beyond auto's threshold of 1000
+    f = tmp_path / "perm.json"
+    f.write_text(json.dumps({"rows": [[1]] * 7, "columns": [[1]] * 7}))
+    r = run("count", str(f), "--json")
+    got = json.loads(r.stdout)
+    assert r.returncode == 0 and got["count"] == 5040 and got["exact"] and got["method"] == "ganak"
+    r = run("count", str(f), "--method", "enumerate", "--backend", "native")
+    assert r.stdout == "5040\n"
+
+
+def test_count_timeout_and_no_solution_exit_codes(tmp_path):
+    f = tmp_path / "perm.json"
+    f.write_text(json.dumps({"rows": [[1]] * 12, "columns": [[1]] * 12}))
+    r = run("count", str(f), "--threshold", "20", "--timeout", "1")
+    assert r.returncode == 3 and r.stdout == "21+\n" and "incomplete" in r.stderr
+    g = tmp_path / "none.json"
+    g.write_text(json.dumps({"rows": [[1], [3], []], "columns": [[2], [], [1, 1]]}))
+    r = run("count", str(g))
+    assert r.returncode == 1 and r.stdout == "0\n"

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.corpus import pick
 from satnono.errors import ParseError
 from satnono.formats import FORMATS, PUZZLE_WRITERS, read_bytes, write_puzzle
 from satnono.formats.picture import pbm_write
-from satnono.puzzle import Puzzle, Solution, problems, puzzle_from_picture
+from satnono.puzzle import Solution, problems, puzzle_from_picture
 
 from .conftest import corpus_path, corpus_rows, needs_corpus
 
@@ -146,16 +147,6 @@ def _corpus_by_format() -> dict[str, list[tuple[str, list[dict]]]]:
 CORPUS_FORMATS = sorted(_corpus_by_format()) or ["(none)"]
 
 
-def _entry(puzzles: list[Puzzle], entry: str) -> Puzzle:
-    if not entry:
-        assert len(puzzles) == 1
-        return puzzles[0]
-    if entry[0] in "$#":
-        return puzzles[int(entry[1:]) - 1]
-    (p,) = [p for p in puzzles if p.title == entry]
-    return p
-
-
 @needs_corpus
 @pytest.mark.parametrize("fmt", CORPUS_FORMATS)
 def test_every_corpus_file_of_the_format_reads_and_validates(fmt):
@@ -168,7 +159,7 @@ def test_every_corpus_file_of_the_format_reads_and_validates(fmt):
             continue
         puzzles = read_bytes(open(path, "rb").read(), path)
         for row in rows:
-            p = _entry(puzzles, row["entry"])
+            p = pick(puzzles, row["entry"])
             assert not problems(p)
             assert (p.width, p.height) == (int(row["width"]), int(row["height"])), path
             checked += 1
@@ -185,7 +176,7 @@ def test_same_clue_hash_means_same_clues_in_every_format():
     for path, rows in files.items():
         puzzles = read_bytes(open(path, "rb").read(), path)
         for row in rows:
-            p = _entry(puzzles, row["entry"])
+            p = pick(puzzles, row["entry"])
             groups[row["clue_hash"]].add((p.rows, p.columns))
     shared = [g for g in groups.values()]
     assert shared and all(len(g) == 1 for g in shared)

@@ -6,14 +6,13 @@ variables only, so the solver keeps what it learnt between solutions.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
-from ..board import Board
+from ..child import stream
 from ..encode import decode, encode
-from ..errors import SatnonoError, SearchTimeout
-from ..probe import probe
-from ..propagate import Context, propagate
+from ..errors import SatnonoError
+from ..presolve import deadline_of, presolve
+from ..propagate import Context
 from ..puzzle import Puzzle, Solution
 
 DEFAULT_SOLVER = "cadical195"
@@ -44,17 +43,10 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
     """Propagate (and probe) at the root, then enumerate the residual CNF's models."""
     check_solver(solver, enumerating=limit != 1)
     ctx = ctx or Context(puzzle)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    board = Board(puzzle.width, puzzle.height)
-    if not propagate(ctx, board):
+    deadline = deadline_of(timeout)
+    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
+    if board is None:
         return
-    if probing and not board.solved():
-        try:
-            consistent, _ = probe(ctx, board, deadline)
-        except SearchTimeout:
-            raise SearchTimeout(0, timeout or 0) from None
-        if not consistent:
-            return
     if board.solved():
         yield board.to_solution()
         return
@@ -89,48 +81,17 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
             s.add_clause([-v if v in true else v for v in cells])
 
 
-def _child(conn, solver: str, clauses: list[list[int]], cells: list[int],
-           limit: int | None) -> None:
-    try:
-        for true in _enumerate(solver, clauses, cells, limit):
-            conn.send(sorted(true))
-        conn.send(None)
-    except BaseException as exc:  # pragma: no cover - reported to the parent
-        conn.send(("error", repr(exc)))
-    finally:
-        conn.close()
-
-
 def _enumerate_with_deadline(solver: str, clauses: list[list[int]], cells: list[int],
                              limit: int | None, deadline: float, timeout: float
                              ) -> Iterator[set[int]]:
-    """The same enumeration in a forked process that is killed at the deadline: most
-    pysat solvers (CaDiCaL among them) cannot be interrupted inside one solve call."""
-    import multiprocessing as mp
+    """The same enumeration in a child process that is killed at the deadline: most pysat
+    solvers (CaDiCaL among them) cannot be interrupted inside one solve call."""
+    for true in stream(_enumerate_sorted, (solver, clauses, cells, limit), deadline, timeout,
+                       what="SAT solver"):
+        yield set(true)
 
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, solver, clauses, cells, limit), daemon=True)
-    proc.start()
-    child.close()
-    found = 0
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not parent.poll(left):
-                raise SearchTimeout(found, timeout)
-            try:
-                item = parent.recv()
-            except EOFError:
-                raise SatnonoError("the SAT solver process ended unexpectedly") from None
-            if item is None:
-                return
-            if isinstance(item, tuple):
-                raise SatnonoError(f"the SAT solver failed: {item[1]}")
-            found += 1
-            yield set(item)
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        parent.close()
+
+def _enumerate_sorted(solver: str, clauses: list[list[int]], cells: list[int],
+                      limit: int | None) -> Iterator[list[int]]:
+    for true in _enumerate(solver, clauses, cells, limit):
+        yield sorted(true)

@@ -1,0 +1,94 @@
+"""Exact counts: native, SAT and CP-SAT enumeration, Ganak and auto give one number."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks import corpus
+from satnono import Puzzle, puzzle_from_picture, solve
+from satnono.count import count
+
+from .conftest import brute_solutions, needs_corpus, random_picture
+
+
+def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
+    out = {b: len(list(solve(p, b, timeout=timeout))) for b in ("native", "sat", "cpsat")}
+    for method in ("enumerate", "ganak"):
+        res = count(p, method, timeout=timeout)
+        assert res.complete, method
+        out[method] = res.count
+    # a threshold of 1 forces auto over to ganak whenever there are two solutions or more
+    res = count(p, "auto", threshold=1, timeout=timeout)
+    assert res.complete
+    out["auto"] = res.count
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.floats(0.2, 0.8), st.integers(0, 2**32))
+def test_counts_equal_brute_force_on_small_pictures(w, h, density, seed):
+    p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
+    truth = len(brute_solutions(p))
+    assert set(every_count(p).values()) == {truth}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_counts_agree_on_medium_random_pictures(seed):
+    rng = random.Random(1000 + seed)
+    while True:  # draw until the count is small enough for every backend to enumerate
+        side = rng.choice([8, 10, 12, 15])
+        density = rng.choice([0.2, 0.3, 0.5, 0.7])
+        p = puzzle_from_picture(random_picture(rng, side, rng.choice([side, side - 3]),
+                                               density))
+        if len(list(solve(p, "sat", limit=2001))) <= 2000:
+            break
+    counts = every_count(p)
+    assert len(set(counts.values())) == 1, counts
+    assert counts["sat"] >= 1  # the picture itself
+
+
+@pytest.mark.parametrize("k", [3, 5, 7, 8])
+def test_permutation_puzzle_has_k_factorial_solutions(k):
+    # every row and every column holds one cell: the solutions are the k! permutation
+    # matrices, a count known in closed form (and beyond the auto threshold from k = 7)
+    p = Puzzle(((1,),) * k, ((1,),) * k)
+    res = count(p, "auto")
+    assert res.complete and res.count == math.factorial(k)
+    assert res.method == ("ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
+
+
+def test_no_solution_counts_zero_everywhere():
+    # totals agree, every clue fits, yet no grid exists
+    p = Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))
+    assert not brute_solutions(p)
+    assert set(every_count(p).values()) == {0}
+
+
+def test_timeout_gives_a_lower_bound_marked_incomplete():
+    p = Puzzle(((1,),) * 12, ((1,),) * 12)
+    res = count(p, "auto", threshold=50, timeout=0.5)
+    assert not res.complete and res.count >= 51
+
+
+# the picross-solver test patterns document their number of solutions
+DOCUMENTED = [r for r in corpus.rows() if r["kind"] == "bw"
+              and r["solutions_documented"].isdigit() and int(r["solutions_documented"]) > 1
+              and int(r["width"]) * int(r["height"]) <= 400]
+
+
+@needs_corpus
+@pytest.mark.parametrize("row", DOCUMENTED,
+                         ids=lambda r: f"{r['entry']}={r['solutions_documented']}")
+def test_documented_counts_of_corpus_patterns(row):
+    counts = every_count(corpus.puzzle_of(row))
+    assert set(counts.values()) == {int(row["solutions_documented"])}, counts
+
+
+@needs_corpus
+def test_the_documented_patterns_cover_2_3_16_33_109():
+    assert {2, 3, 16, 33, 109} <= {int(r["solutions_documented"]) for r in DOCUMENTED}
