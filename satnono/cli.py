@@ -1,7 +1,8 @@
 """The ``satnono`` command. Thin: parse arguments, call the library, report.
 
 Exit status: 0 done; 1 the puzzle has no solution; 2 bad input or usage;
-3 the time limit ran out (what was found so far is reported, the search is incomplete).
+3 the time limit ran out (what was found so far is reported, the search is incomplete);
+4 --verify found the backend and the native backtracker disagree (a bug, reported in full).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterator
 
 from .errors import SatnonoError, SearchTimeout
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT = 0, 1, 2, 3
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
 
 
 class Usage(SatnonoError):
@@ -124,6 +125,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         label = f"{args.puzzle}" + (f" #{idx}" if total > 1 else "")
         _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}]")
         results.append((idx, puzzle, found, complete))
+        if args.verify and complete:
+            worst = max(worst, _verify(label, puzzle, args, found, limit))
         if not complete:
             worst = max(worst, EXIT_TIMEOUT)
         elif not found:
@@ -133,6 +136,25 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return worst
     _write_solutions(args, fmt, results, show_all)
     return worst
+
+
+def _verify(label: str, puzzle, args: argparse.Namespace, found: list, limit: int | None
+            ) -> int:
+    from .crosscheck import cross_check
+
+    if args.backend == "native":
+        _say(f"{label}: --verify compares a backend with native; nothing to compare")
+        return EXIT_OK
+    check = cross_check(puzzle, args.backend, found, limit, args.timeout)
+    _say(f"{label}: {check.message} [{check.seconds:.2f} s]")
+    if check.agree is None:
+        return EXIT_TIMEOUT
+    if check.agree:
+        return EXIT_OK
+    for who, sols in ((args.backend, check.only_backend), ("native", check.only_native)):
+        for sol in sols:
+            _say(f"{label}: found only by {who}:\n" + "\n".join(sol.strings()))
+    return EXIT_DISAGREE
 
 
 def _write_solutions(args: argparse.Namespace, fmt: str, results: list, show_all: bool) -> None:
@@ -325,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="satnono",
         description="Solve, enumerate and count black-and-white nonograms.",
-        epilog="Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached.")
+        epilog="Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached, "
+        "4 backends disagree (--verify).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
@@ -349,6 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cpsat backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (native: at every node; sat: at the root)")
+    p.add_argument("--verify", action="store_true",
+                   help="also solve with the native backtracker and compare the solution "
+                   "sets (up to the limit); exit 4 if they differ")
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("count", help="count the solutions exactly",

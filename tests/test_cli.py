@@ -179,3 +179,17 @@ def test_count_timeout_and_no_solution_exit_codes(tmp_path):
     g.write_text(json.dumps({"rows": [[1], [3], []], "columns": [[2], [], [1, 1]]}))
     r = run("count", str(g))
     assert r.returncode == 1 and r.stdout == "0\n"
+
+
+def test_verify_agrees_and_reports_a_disagreement(monkeypatch, capsys):
+    assert main(["solve", str(PUZZLES / "two.dat"), "--all", "--verify"]) == 0
+    assert "verified: native finds the same 2 solution(s)" in capsys.readouterr().err
+    import satnono.backends.sat as sat
+
+    real = sat.solutions
+    # a broken backend that loses the second solution
+    monkeypatch.setattr(sat, "solutions", lambda p, **kw: iter(list(real(p, **kw))[:1]))
+    assert main(["solve", str(PUZZLES / "two.dat"), "--all", "--verify"]) == 4
+    err = capsys.readouterr().err
+    assert "sat found 1 solution(s), native 2" in err
+    assert "found only by native:\n.#\n#." in err
