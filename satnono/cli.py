@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 
+from .backends import BACKENDS
 from .errors import SatnonoError, SearchTimeout
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
@@ -206,11 +207,11 @@ def _backend_options(args: argparse.Namespace) -> dict:
     if args.no_probing and args.backend in ("native", "sat"):
         opts["probing"] = False
     if args.solver:
-        if args.backend != "sat":
+        if args.backend not in ("sat", "plain-sat"):
             raise Usage("--solver goes with --backend sat")
         opts["solver"] = args.solver
     if args.workers:
-        if args.backend != "cpsat":
+        if args.backend not in ("cpsat", "plain-cpsat"):
             raise Usage("--workers goes with --backend cpsat")
         opts["workers"] = args.workers
     return opts
@@ -363,9 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--limit", type=_count, metavar="N", help="stop after N solutions")
     g.add_argument("--all", action="store_true", help="find every solution")
     p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds")
-    p.add_argument("--backend", default="sat", choices=["sat", "cpsat", "native"],
+    p.add_argument("--backend", default="sat", choices=BACKENDS,
                    help="sat: propagation + CaDiCaL (default); cpsat: OR-Tools CP-SAT; "
-                   "native: propagation, probing and backtracking, no solver library")
+                   "native: propagation, probing and backtracking, no solver library; "
+                   "plain-sat, plain-cpsat: baselines with no propagation")
     p.add_argument("--solver", metavar="NAME",
                    help="sat backend: the pysat solver (default cadical195)")
     p.add_argument("--workers", type=_count, metavar="N",
@@ -385,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", default="auto", choices=["auto", "enumerate", "ganak"],
                    help="enumerate: blocking clauses, one solution at a time; ganak: exact "
                    "projected model counting; auto (default): enumerate, then ganak")
-    p.add_argument("--backend", default="sat", choices=["sat", "cpsat", "native"],
+    p.add_argument("--backend", default="sat", choices=BACKENDS,
                    help="the backend that enumerates (default sat)")
     p.add_argument("--threshold", type=_count, default=1000, metavar="N",
                    help="auto: switch to ganak after N solutions (default 1000)")

@@ -15,7 +15,7 @@ from satnono.formats import read_file
 
 from .conftest import CORPUS, brute_solutions, needs_corpus, random_picture
 
-BACKENDS = ("native", "sat", "cpsat")
+BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
 
 
 def solution_sets(puzzle: Puzzle, limit: int | None = None) -> dict[str, list]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ..puzzle import Puzzle, Solution
 
-BACKENDS = ("native", "sat", "cpsat")
+BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
 
 
 def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None = None,
@@ -28,4 +28,9 @@ def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None 
         from .cpsat import solutions as cpsat_solutions
 
         return cpsat_solutions(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
+    if backend in ("plain-sat", "plain-cpsat"):
+        from . import plain
+
+        run = plain.sat_solutions if backend == "plain-sat" else plain.cpsat_solutions
+        return run(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
     raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")

@@ -23,13 +23,15 @@ _DONE = object()
 
 
 def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
-              limit: int | None = None, ctx: Context | None = None) -> Iterator[Solution]:
+              limit: int | None = None, ctx: Context | None = None,
+              propagation: bool = True) -> Iterator[Solution]:
+    """``propagation=False`` is the plain baseline: every cell a variable."""
     from ortools.sat.python import cp_model
 
     ctx = ctx or Context(puzzle)
     started = time.monotonic()
     board = Board(puzzle.width, puzzle.height)
-    if not propagate(ctx, board):
+    if propagation and not propagate(ctx, board):
         return
     if board.solved():
         yield board.to_solution()
