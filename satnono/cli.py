@@ -2,7 +2,8 @@
 
 Exit status: 0 done; 1 the puzzle has no solution; 2 bad input or usage;
 3 the time limit ran out (what was found so far is reported, the search is incomplete);
-4 --verify found the backend and the native backtracker disagree (a bug, reported in full).
+4 --verify found the backend and the native backtracker disagree (a bug, reported in full);
+5 check and make: the puzzle has more than one solution.
 """
 
 from __future__ import annotations
@@ -349,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="satnono",
         description="Solve, enumerate and count black-and-white nonograms.",
         epilog="Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached, "
-        "4 backends disagree (--verify).")
+        "4 backends disagree (--verify), 5 not unique (check, make).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
@@ -403,6 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, metavar="S",
                    help="time limit when a picture has to be solved for")
     p.set_defaults(run=cmd_convert)
+
+    from .cli_make import add_parsers
+
+    add_parsers(sub, _add_input, _positive)
 
     p = sub.add_parser("formats", help="list the file formats satnono reads and writes")
     p.set_defaults(run=cmd_formats)

@@ -1,0 +1,134 @@
+"""``satnono check``: is the puzzle unique, and if not, where is the ambiguity?
+
+The verdict is proven by a complete SAT search (a second solution, or none). The ambiguous
+cells are the complement of the backbone — the cells that take both values across *all*
+solutions, not only across the two shown — found by the iterative backbone algorithm:
+keep asking the solver for a solution that differs from the first one on at least one
+still-undecided cell; each answer frees the cells it differs on, and "no such solution"
+proves the rest fixed. Every call reuses one incremental solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .encode import decode, encode
+from .errors import SearchTimeout
+from .presolve import deadline_of, presolve
+from .propagate import Context
+from .puzzle import Puzzle, Solution, is_solution, line_clue, validate
+
+
+@dataclass
+class Uniqueness:
+    verdict: str  # "unique", "multiple" or "none"
+    solutions: list[Solution] = field(default_factory=list)  # up to two
+    ambiguous: list[tuple[int, int]] = field(default_factory=list)  # (row, col), from 0
+    sat_calls: int = 0
+
+
+def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
+               solver: str = "cadical195") -> Uniqueness:
+    """Raises SearchTimeout when the time runs out before the verdict is proven."""
+    validate(puzzle)
+    deadline = deadline_of(timeout)
+    ctx = Context(puzzle)
+    board = presolve(ctx, deadline=deadline, timeout=timeout)
+    if board is None:
+        return Uniqueness("none")
+    if board.solved():
+        return Uniqueness("unique", [board.to_solution()])
+    enc = encode(puzzle, board)
+    if enc.infeasible:
+        return Uniqueness("none")
+    cells = sorted(enc.cells.items())
+    args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
+    if deadline is None:
+        result = list(_backbone(*args))
+    else:
+        from .child import stream
+
+        result = []
+        try:
+            result.extend(stream(_backbone, args, deadline, timeout or 0, what="SAT solver"))
+        except SearchTimeout:
+            pass
+        if not result or result[-1] != "done":
+            raise SearchTimeout(len([r for r in result if isinstance(r, list)]), timeout or 0)
+    models = [r for r in result if isinstance(r, list)]
+    calls = next(r for r in result if isinstance(r, int))
+    sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
+    for sol in sols:
+        if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug
+            raise AssertionError("the SAT solver returned a grid that breaks the clues")
+    if not sols:
+        return Uniqueness("none", sat_calls=calls)
+    if len(sols) == 1:
+        return Uniqueness("unique", sols, sat_calls=calls)
+    first, others = set(models[0]), [set(m) for m in models[1:]]
+    # a cell is ambiguous when some model's value differs from the first model's
+    ambiguous = sorted(rc for rc, v in cells if any((v in first) != (v in m) for m in others))
+    return Uniqueness("multiple", sols, ambiguous, calls)
+
+
+def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
+              ) -> Iterator[list[int] | int | str]:
+    """Yield the true cell variables of each model found, then the number of calls."""
+    from pysat.solvers import Solver
+
+    calls = 1
+    with Solver(name=solver, bootstrap_with=clauses) as s:
+        if not s.solve():
+            yield calls
+            yield "done"
+            return
+        model = s.get_model()
+        first = {v: model[v - 1] > 0 for v in cells}
+        yield [v for v in cells if first[v]]
+        undecided = dict(first)
+        while undecided:
+            top += 1
+            act = top
+            # some undecided cell differs from the first solution
+            s.add_clause([-act] + [-v if val else v for v, val in undecided.items()])
+            calls += 1
+            if not s.solve(assumptions=[act]):
+                break
+            model = s.get_model()
+            yield [v for v in cells if model[v - 1] > 0]
+            for v in [v for v, val in undecided.items() if (model[v - 1] > 0) != val]:
+                del undecided[v]
+            s.add_clause([-act])
+    yield calls
+    yield "done"
+
+
+def switches(goal: Solution) -> list[tuple[int, int]]:
+    """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
+    clue (seed 002's tip): a picture holding one is never unique."""
+    w, h = goal.width, len(goal.rows)
+    rows = list(goal.rows)
+    cols = goal.columns()
+    out = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            a, b = rows[r] >> c & 3, rows[r + 1] >> c & 3
+            if not ((a == 1 and b == 2) or (a == 2 and b == 1)):
+                continue
+            flipped_r = [rows[r] ^ (3 << c), rows[r + 1] ^ (3 << c)]
+            flipped_c = [cols[c] ^ (3 << r), cols[c + 1] ^ (3 << r)]
+            if (line_clue(flipped_r[0], w) == line_clue(rows[r], w)
+                    and line_clue(flipped_r[1], w) == line_clue(rows[r + 1], w)
+                    and line_clue(flipped_c[0], h) == line_clue(cols[c], h)
+                    and line_clue(flipped_c[1], h) == line_clue(cols[c + 1], h)):
+                out.append((r, c))
+    return out
+
+
+def ambiguity_grid(sol: Solution, ambiguous: list[tuple[int, int]]) -> list[str]:
+    """The first solution with every ambiguous cell drawn as '?'."""
+    grid = [list(row) for row in sol.strings()]
+    for r, c in ambiguous:
+        grid[r][c] = "?"
+    return ["".join(row) for row in grid]

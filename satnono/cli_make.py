@@ -1,0 +1,162 @@
+"""``satnono check`` and ``satnono make``: the puzzle maker's commands.
+
+Exit status (both): 0 unique; 1 no solution; 2 bad input; 3 time limit; 5 more than one
+solution — so a script can redraw until it gets 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _say
+
+EXIT_MULTIPLE = 5
+
+
+def _report(label: str, puzzle, timeout: float | None, want_json: bool,
+            rate_it: bool = True) -> tuple[int, dict | None, list[str]]:
+    """The verdict, ambiguity, switches and rating of one puzzle as text lines and JSON."""
+    from .check import ambiguity_grid, switches, uniqueness
+    from .difficulty import rate
+    from .errors import SearchTimeout
+    from .puzzle import Solution
+
+    lines: list[str] = []
+    data: dict = {"puzzle": label, "title": puzzle.title, "size": puzzle.size}
+    try:
+        u = uniqueness(puzzle, timeout=timeout)
+    except SearchTimeout as exc:
+        lines.append(f"{label}: no verdict — {exc}")
+        data["verdict"] = "timeout"
+        return EXIT_TIMEOUT, data, lines
+    data["verdict"] = u.verdict
+    data["solutions"] = [s.strings() for s in u.solutions]
+    if u.verdict == "none":
+        lines.append(f"{label}: no solution (proven)")
+        status = EXIT_NO_SOLUTION
+    elif u.verdict == "unique":
+        lines.append(f"{label}: unique solution (proven)")
+        status = EXIT_OK
+    else:
+        status = EXIT_MULTIPLE
+        cells = puzzle.width * puzzle.height
+        lines.append(f"{label}: NOT unique — more than one solution (proven); "
+                     f"{len(u.ambiguous)} of {cells} cells differ between solutions")
+        a, b = (s.strings() for s in u.solutions[:2])
+        lines.append("  two solutions:")
+        lines.extend(f"    {x}   {y}" for x, y in zip(a, b))
+        grid = ambiguity_grid(u.solutions[0], u.ambiguous)
+        lines.append("  cells that differ across all solutions ('?'; the rest is forced):")
+        lines.extend(f"    {row}" for row in grid)
+        data["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
+        data["ambiguity_grid"] = grid
+    if puzzle.goal:
+        goal = Solution.from_strings(puzzle.goal)
+        sw = switches(goal)
+        data["switches"] = [[r + 1, c + 1] for r, c in sw]
+        if sw:
+            where = ", ".join(f"rows {r + 1}-{r + 2} × columns {c + 1}-{c + 2}"
+                              for r, c in sw[:10])
+            more = f" and {len(sw) - 10} more" if len(sw) > 10 else ""
+            lines.append(f"  the goal picture has {len(sw)} 2×2 checkerboard(s) that flip "
+                         f"without changing a clue — redraw there: {where}{more}")
+    if rate_it:
+        r = rate(puzzle, timeout=timeout)
+        data["difficulty"] = r.as_dict()
+        lines.append(f"  difficulty: {r.describe()}")
+    return status, data, lines
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    chosen, total = _chosen(args)
+    worst = EXIT_OK
+    items = []
+    for idx, puzzle in chosen:
+        label = args.puzzle + (f" #{idx}" if total > 1 else "")
+        status, data, lines = _report(label, puzzle, args.timeout, args.json)
+        items.append(data)
+        if not args.json:
+            print("\n".join(lines), flush=True)
+        worst = status if worst == EXIT_OK else max(worst, status)
+    if args.json:
+        print(json.dumps(items if len(items) > 1 else items[0], indent=1))
+    return worst
+
+
+def cmd_make(args: argparse.Namespace) -> int:
+    from .cli import atomic_output
+    from .formats import FORMATS, format_for_extension, read_file, write_puzzle
+    from .image import is_image, parse_size, read_image
+    from .puzzle import Solution, puzzle_from_picture, validate
+
+    fmt = args.to or (format_for_extension(args.output) if args.output else None) or "non"
+    if fmt not in FORMATS or FORMATS[fmt].write is None:
+        raise Usage(f"cannot write puzzles as {fmt!r}; see 'satnono formats'")
+    size = parse_size(args.size) if args.size else None
+    if is_image(args.picture):
+        pic = read_image(args.picture, threshold=args.threshold, invert=args.invert, size=size)
+    else:
+        if size is not None:
+            raise Usage("--size scales images (PNG, GIF, …); PBM and text grids are used as is")
+        puzzles = read_file(args.picture, args.fmt or _picture_format(args.picture))
+        if len(puzzles) != 1 or not puzzles[0].goal:
+            raise Usage(f"{args.picture}: not a picture (PBM, a text grid of #/., or an image)")
+        pic = Solution.from_strings(puzzles[0].goal)
+        if args.invert:
+            full = (1 << pic.width) - 1
+            pic = Solution(pic.width, tuple(full & ~m for m in pic.rows))
+    if not any(pic.rows):
+        raise Usage(f"{args.picture}: the picture is blank at threshold {args.threshold} "
+                    "(try --threshold or --invert)")
+    import os
+
+    title = args.title or os.path.splitext(os.path.basename(args.picture))[0]
+    puzzle = puzzle_from_picture(pic, title=title)
+    validate(puzzle)
+    with atomic_output(args.output) as out:
+        out.write(write_puzzle(puzzle, fmt))
+    where = args.output or "standard output"
+    status, _, lines = _report(f"{title} ({puzzle.size}, written to {where})", puzzle,
+                               args.timeout, False, rate_it=not args.no_rating)
+    _say("\n".join(lines))
+    return status
+
+
+def _picture_format(path: str) -> str | None:
+    import os
+
+    ext = os.path.splitext(path)[1].lower()
+    return {".pbm": "pbm", ".txt": "grid"}.get(ext)
+
+
+def add_parsers(sub, add_input, positive) -> None:
+    p = sub.add_parser("check", help="is the puzzle unique? where is the ambiguity? how hard?",
+                       description="Prove the puzzle unique, multiple or unsolvable; for "
+                       "multiple, show two solutions and every cell that differs across all "
+                       "solutions; rate the difficulty (line / probe / search). Exit 0 "
+                       "unique, 1 no solution, 5 not unique. Rows and columns count from 1.")
+    add_input(p)
+    p.add_argument("--timeout", type=positive, metavar="S", help="give up after S seconds")
+    p.add_argument("--json", action="store_true", help="all of it as JSON")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("make", help="picture in, puzzle out, uniqueness checked",
+                       description="Derive the clues of a picture (PBM, text grid of #/., "
+                       "PNG, GIF, BMP, JPEG), write the puzzle with its goal picture, and "
+                       "check it at once. Exit 0 unique, 5 not unique, 1 no solution.")
+    p.add_argument("picture")
+    p.add_argument("-o", "--output", metavar="PUZZLE", help="puzzle file (default: stdout)")
+    p.add_argument("--to", metavar="FORMAT", help="puzzle format (default: from the "
+                   "extension of PUZZLE, else non)")
+    p.add_argument("--from", dest="fmt", metavar="FORMAT", help="picture format (pbm, grid)")
+    p.add_argument("--threshold", type=int, default=128, metavar="0-255",
+                   help="images: pixels darker than this are filled (default 128)")
+    p.add_argument("--invert", action="store_true", help="light pixels are filled")
+    p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first")
+    p.add_argument("--title", help="the puzzle's title (default: the picture's name)")
+    p.add_argument("--timeout", type=positive, metavar="S", help="time limit for the check")
+    p.add_argument("--no-rating", action="store_true", help="skip the difficulty rating")
+    p.set_defaults(run=cmd_make)
+
+

@@ -1,0 +1,112 @@
+"""Uniqueness verdicts, ambiguity (the complement of the backbone), switches, difficulty."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono import Puzzle, Solution, puzzle_from_picture
+from satnono.check import switches, uniqueness
+from satnono.cli import main
+from satnono.difficulty import rate
+
+from .conftest import brute_solutions, random_picture
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.floats(0.2, 0.8), st.integers(0, 2**32))
+def test_verdict_and_ambiguous_cells_equal_brute_force(w, h, density, seed):
+    p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
+    sols = sorted(brute_solutions(p), key=lambda s: s.rows)
+    u = uniqueness(p)
+    assert u.verdict == ("unique" if len(sols) == 1 else "multiple")
+    assert all(s in sols for s in u.solutions) and len(set(u.solutions)) == len(u.solutions)
+    differ = {(r, c) for r in range(h) for c in range(w)
+              if len({s.rows[r] >> c & 1 for s in sols}) > 1}
+    assert set(u.ambiguous) == differ
+
+
+def test_no_solution_verdict():
+    assert uniqueness(Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))).verdict == "none"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32))
+def test_switches_flip_without_changing_a_clue_and_make_puzzles_ambiguous(w, h, seed):
+    pic = random_picture(random.Random(seed), w, h, 0.5)
+    found = switches(pic)
+    # brute force: every 2x2 checkerboard whose flip leaves the clues as they are
+    expect = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            a, b = pic.rows[r] >> c & 3, pic.rows[r + 1] >> c & 3
+            if {a, b} == {1, 2}:
+                rows = list(pic.rows)
+                rows[r] ^= 3 << c
+                rows[r + 1] ^= 3 << c
+                if puzzle_from_picture(Solution(w, tuple(rows))).rows == \
+                        puzzle_from_picture(pic).rows and \
+                        puzzle_from_picture(Solution(w, tuple(rows))).columns == \
+                        puzzle_from_picture(pic).columns:
+                    expect.append((r, c))
+    assert found == expect
+    if found:
+        assert uniqueness(puzzle_from_picture(pic)).verdict == "multiple"
+
+
+def test_difficulty_levels():
+    line = puzzle_from_picture(Solution.from_strings(["##.", "#..", "..."]))
+    assert rate(line).level == "line"
+    two = Puzzle(((1,), (1,)), ((1,), (1,)))
+    r = rate(two)
+    assert r.level == "search" and r.nodes >= 3 and r.max_depth >= 1
+    # a puzzle line logic alone cannot finish but probing can (found by search below)
+    rng = random.Random(7)
+    for _ in range(2000):
+        p = puzzle_from_picture(random_picture(rng, 8, 8, 0.5))
+        r = rate(p)
+        if r.level == "probe":
+            assert r.by_line < r.cells and r.by_line + r.by_probe == r.cells
+            assert uniqueness(p).verdict == "unique"
+            break
+    else:
+        raise AssertionError("no probe-level puzzle among 2000 random 8x8 pictures")
+
+
+def test_check_command(capsys):
+    from pathlib import Path
+
+    puzzles = Path(__file__).resolve().parents[1] / "puzzles"
+    assert main(["check", str(puzzles / "car.dat")]) == 0
+    assert "unique solution (proven)" in capsys.readouterr().out
+    assert main(["check", str(puzzles / "two.dat"), "--json"]) == 5
+    got = json.loads(capsys.readouterr().out)
+    assert got["verdict"] == "multiple" and len(got["solutions"]) == 2
+    assert sorted(got["ambiguous"]) == [[1, 1], [1, 2], [2, 1], [2, 2]]
+    assert got["difficulty"]["level"] == "search"
+
+
+def test_make_from_png_and_text(tmp_path, capsys):
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (60, 40), "white")
+    ImageDraw.Draw(im).rectangle((10, 10, 49, 29), fill=(30, 30, 30))
+    im.save(tmp_path / "box.png")
+    out = tmp_path / "box.non"
+    assert main(["make", str(tmp_path / "box.png"), "--size", "6x4", "-o", str(out)]) == 0
+    from satnono import load
+
+    p = load(str(out))
+    assert p.goal == ("......", ".####.", ".####.", "......")
+    assert p.rows == ((), (4,), (4,), ())
+    # a checkerboard: not unique, exit 5, and the switch is named
+    (tmp_path / "x.txt").write_text("#.\n.#\n")
+    assert main(["make", str(tmp_path / "x.txt"), "-o", str(tmp_path / "x.non")]) == 5
+    assert "rows 1-2 × columns 1-2" in capsys.readouterr().err
+    # bad input: clear error, exit 2, nothing written
+    (tmp_path / "bad.png").write_bytes(b"not an image")
+    assert main(["make", str(tmp_path / "bad.png"), "-o", str(tmp_path / "bad.non")]) == 2
+    assert not (tmp_path / "bad.non").exists()
