@@ -123,6 +123,65 @@ def cmd_make(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    import os
+
+    from . import draw
+    from .cli import atomic_output, load_chosen
+    from .errors import SearchTimeout
+    from .puzzle import Solution, is_solution
+
+    kind = args.to or os.path.splitext(args.output)[1].lower().lstrip(".")
+    if kind not in ("png", "svg"):
+        raise Usage(f"{args.output}: render writes .png or .svg (or say --to png|svg)")
+    if args.blank and args.partial:
+        raise Usage("--blank and --partial draw different things; pick one")
+    puzzle = load_chosen(args)
+    status = EXIT_OK
+    if args.blank:
+        grid = None
+    elif args.partial:
+        from .board import Board
+        from .propagate import Context, propagate
+
+        board = Board(puzzle.width, puzzle.height)
+        if not propagate(Context(puzzle), board):
+            _say(f"{args.puzzle}: line logic finds the clues contradictory; drawing blank")
+            grid = None
+        else:
+            grid = draw.board_grid(board)
+            left = puzzle.width * puzzle.height - board.known()
+            _say(f"{args.puzzle}: line logic leaves {left} of "
+                 f"{puzzle.width * puzzle.height} cells unknown (shaded)")
+    else:
+        sol = Solution.from_strings(puzzle.goal) if puzzle.goal else None
+        if sol is None or not is_solution(puzzle, sol):
+            from .solver import solve
+
+            try:
+                found = list(solve(puzzle, "sat", limit=2, timeout=args.timeout))
+            except SearchTimeout as exc:
+                raise Usage(f"{args.puzzle}: {exc}; nothing drawn") from None
+            if not found:
+                _say(f"{args.puzzle}: no solution; nothing drawn")
+                return EXIT_NO_SOLUTION
+            if len(found) > 1:
+                _say(f"{args.puzzle}: not unique; drawing the first solution")
+                status = EXIT_MULTIPLE
+            sol = found[0]
+        grid = draw.solution_grid(sol)
+    clues = not args.no_clues
+    if kind == "png":
+        data = draw.png(puzzle, grid, clues=clues, cell=args.cell)
+        with atomic_output(args.output, binary=True) as out:
+            out.write(data)
+    else:
+        text = draw.svg(puzzle, grid, clues=clues, cell=args.cell)
+        with atomic_output(args.output) as out:
+            out.write(text)
+    return status
+
+
 def _picture_format(path: str) -> str | None:
     import os
 
@@ -158,5 +217,20 @@ def add_parsers(sub, add_input, positive) -> None:
     p.add_argument("--timeout", type=positive, metavar="S", help="time limit for the check")
     p.add_argument("--no-rating", action="store_true", help="skip the difficulty rating")
     p.set_defaults(run=cmd_make)
+
+    p = sub.add_parser("render", help="draw a puzzle or its solution as PNG or SVG",
+                       description="Draw the solution (the goal picture when the file has "
+                       "one), the blank printable puzzle (--blank) or what line logic "
+                       "leaves (--partial, unknown cells shaded), with the clues in the "
+                       "margins.")
+    add_input(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="out.png or out.svg")
+    p.add_argument("--to", choices=["png", "svg"], help="image format (default: from OUT)")
+    p.add_argument("--blank", action="store_true", help="the empty puzzle, for printing")
+    p.add_argument("--partial", action="store_true", help="the grid after line logic")
+    p.add_argument("--no-clues", action="store_true", help="the grid only")
+    p.add_argument("--cell", type=int, metavar="PX", help="cell size in pixels")
+    p.add_argument("--timeout", type=positive, metavar="S", help="time limit for solving")
+    p.set_defaults(run=cmd_render)
 
 

@@ -1,0 +1,64 @@
+"""Pictures: the cells drawn are the cells of the grid, clues sit in the margins."""
+
+from __future__ import annotations
+
+import io
+import xml.dom.minidom
+from pathlib import Path
+
+from PIL import Image
+
+from satnono import load
+from satnono.cli import main
+from satnono.draw import layout
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def _cell_colour(img: Image.Image, lay, r: int, c: int) -> tuple:
+    s = lay.cell
+    return img.getpixel((lay.left + c * s + s // 2, lay.top + r * s + s // 2))
+
+
+def test_png_solution_partial_and_blank(tmp_path):
+    car = load(str(PUZZLES / "car.dat"))
+    lay = layout(car, None, True)
+    expect = ["....######", "...##.#..#"]
+    for mode in ([], ["--partial"], ["--blank"]):
+        out = tmp_path / "car.png"
+        assert main(["render", str(PUZZLES / "car.dat"), "-o", str(out), *mode]) == 0
+        img = Image.open(io.BytesIO(out.read_bytes())).convert("RGB")
+        assert img.size == (lay.width, lay.height)
+        for r, row in enumerate(expect):
+            for c, ch in enumerate(row):
+                dark = _cell_colour(img, lay, r, c)[0] < 60
+                # the car is line-solvable, so the partial picture is the solution
+                assert dark == (ch == "#" and mode != ["--blank"]), (mode, r, c)
+    # the clue margin holds ink (numbers), the blank grid's cells do not
+    margin = img.crop((0, lay.top, lay.left - 2, lay.height)).convert("L")
+    assert margin.getextrema()[0] < 100
+
+
+def test_partial_shades_unknown_cells(tmp_path):
+    out = tmp_path / "two.png"
+    assert main(["render", str(PUZZLES / "two.dat"), "--partial", "-o", str(out)]) == 0
+    two = load(str(PUZZLES / "two.dat"))
+    lay = layout(two, None, True)
+    img = Image.open(out).convert("RGB")
+    assert all(100 < _cell_colour(img, lay, r, c)[0] < 230 for r in range(2) for c in range(2))
+
+
+def test_svg_is_well_formed_with_every_clue(tmp_path):
+    out = tmp_path / "car.svg"
+    assert main(["render", str(PUZZLES / "car.dat"), "--blank", "-o", str(out)]) == 0
+    doc = xml.dom.minidom.parse(str(out))
+    car = load(str(PUZZLES / "car.dat"))
+    texts = [t.firstChild.data for t in doc.getElementsByTagName("text")]
+    assert len(texts) == sum(map(len, car.rows)) + sum(map(len, car.columns))
+    assert not [r for r in doc.getElementsByTagName("rect") if r.getAttribute("x")]
+
+
+def test_render_refuses_unknown_image_types(tmp_path, capsys):
+    assert main(["render", str(PUZZLES / "car.dat"), "-o", str(tmp_path / "car.jpg")]) == 2
+    assert "png or .svg" in capsys.readouterr().err
+    assert not (tmp_path / "car.jpg").exists()
