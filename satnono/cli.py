@@ -416,6 +416,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_make import add_parsers
 
     add_parsers(sub, _add_input, _positive)
+    from .cli_bench import add_parser as add_bench
+
+    add_bench(sub, _positive, _count)
 
     p = sub.add_parser("formats", help="list the file formats satnono reads and writes")
     p.set_defaults(run=cmd_formats)

@@ -1,0 +1,180 @@
+"""``satnono bench``: every (puzzle, backend, solver, mode) run in its own worker process.
+
+A worker is killed at its timeout (plus a grace second) without taking the run down;
+``--jobs`` keeps that many workers busy. Each result is appended to the CSV as soon as it
+comes back, so an interrupted run keeps what it measured, and a rerun skips what the CSV
+already holds (resume).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields
+
+from .puzzle import Puzzle
+
+MODES = {"first": 1, "validate": 2, "count": None}
+BENCH_BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
+
+
+@dataclass
+class Run:
+    suite: str
+    puzzle: str
+    size: str
+    backend: str
+    solver: str
+    mode: str
+    timeout: float
+    wall: float = 0.0
+    cpu: float = 0.0
+    solutions: int = 0
+    verdict: str = ""  # unique | multiple | none | timeout | error | a count
+    fixed: int = -1  # cells fixed by propagation (and probing) before the solver; -1 n/a
+    cells: int = 0
+    variables: int = 0
+    clauses: int = 0
+    peak_mb: float = 0.0
+    error: str = ""
+
+    def key(self) -> tuple:
+        return (self.suite, self.puzzle, self.backend, self.solver, self.mode)
+
+
+COLUMNS = [f.name for f in fields(Run)]
+
+
+def read_csv(path: str) -> list[Run]:
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            kw = {}
+            for f in fields(Run):
+                v = row.get(f.name, "")
+                kw[f.name] = (float(v or 0) if f.type in ("float", float) else
+                              int(float(v or 0)) if f.type in ("int", int) else v)
+            out.append(Run(**kw))
+    return out
+
+
+def _measure(run: Run, puzzle: Puzzle) -> Run:
+    """Runs in the worker process."""
+    import resource
+
+    from .errors import SearchTimeout
+    from .propagate import Context
+    from .solver import solve
+
+    run.cells = puzzle.width * puzzle.height
+    ctx = Context(puzzle)
+    started = time.monotonic()
+    cpu0 = time.process_time()
+    try:
+        if run.mode == "count":
+            from .count import count
+
+            res = count(puzzle, "auto" if run.backend == "sat" else "enumerate",
+                        backend=run.backend, timeout=run.timeout)
+            run.solutions = res.count
+            run.verdict = str(res.count) if res.complete else "timeout"
+            run.variables, run.clauses = res.variables, res.clauses
+            run.fixed = run.cells - res.unknown_cells if res.variables else -1
+        else:
+            limit = MODES[run.mode]
+            opts: dict = {}
+            if run.backend in ("sat", "native", "cpsat"):
+                opts["ctx"] = ctx
+            if run.backend in ("sat", "plain-sat") and run.solver:
+                opts["solver"] = run.solver
+            try:
+                for _ in solve(puzzle, run.backend, limit=limit, timeout=run.timeout, **opts):
+                    run.solutions += 1
+                run.verdict = {0: "none", 1: "unique"}.get(run.solutions, "multiple")
+                if run.mode == "first" and run.solutions:
+                    run.verdict = "found"
+            except SearchTimeout:
+                run.verdict = "timeout"
+            enc = ctx.encoding
+            if enc is not None:
+                run.variables = enc.variables  # type: ignore[attr-defined]
+                run.clauses = len(enc.clauses)  # type: ignore[attr-defined]
+                run.fixed = run.cells - len(enc.cells)  # type: ignore[attr-defined]
+            elif run.backend == "sat" and run.verdict != "timeout":
+                run.fixed = run.cells  # propagation and probing alone decided it
+    except Exception as exc:  # reported in the CSV, never fatal to the run
+        run.verdict = "error"
+        run.error = f"{type(exc).__name__}: {exc}"[:300]
+    run.wall = time.monotonic() - started
+    run.cpu = time.process_time() - cpu0
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    run.peak_mb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, children) / 1024
+    return run
+
+
+def _worker(conn, run: Run, puzzle: Puzzle) -> None:
+    try:
+        conn.send(asdict(_measure(run, puzzle)))
+    finally:
+        conn.close()
+
+
+def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
+    """Yield each task's result as it finishes, ``jobs`` worker processes at a time."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork")
+    pending = list(reversed(tasks))
+    running: dict = {}  # connection -> (process, run, started)
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                run, puzzle = pending.pop()
+                parent, child = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_worker, args=(child, run, puzzle))  # may fork its own
+                proc.start()
+                child.close()
+                running[parent] = (proc, run, time.monotonic())
+            ready = wait(list(running), timeout=0.2)
+            now = time.monotonic()
+            for conn in list(running):
+                proc, run, started = running[conn]
+                result = None
+                if conn in ready:
+                    try:
+                        result = Run(**conn.recv())
+                    except EOFError:
+                        run.verdict, run.error = "error", "the worker died"
+                        run.wall = now - started
+                        result = run
+                elif now - started > run.timeout + 5:
+                    # the backend ignored its own limit (a C extension busy): kill it
+                    proc.kill()
+                    run.verdict, run.wall = "timeout", now - started
+                    result = run
+                if result is not None:
+                    del running[conn]
+                    proc.join()
+                    conn.close()
+                    yield result
+    finally:
+        for conn, (proc, _, _) in running.items():
+            proc.kill()
+            proc.join()
+            conn.close()
+
+
+def append_csv(path: str, run: Run) -> None:
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    with open(path, "a", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        if new:
+            w.writeheader()
+        w.writerow(asdict(run))
+        fh.flush()
+        os.fsync(fh.fileno())
