@@ -44,11 +44,18 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8",
                        newline=None if binary else "\n") as fh:
             yield fh
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; outputs are not
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _say(msg: str) -> None:
@@ -98,6 +105,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         limit = 2  # enough to tell unique from not unique
     show_all = args.all or args.limit is not None or fmt in ("sol", "json")
+    tracing = args.trace or args.trace_gif
+    if tracing:
+        if args.backend not in (None, "native"):
+            raise Usage("--trace follows the native solver's steps; drop --backend or use "
+                        "--backend native")
+        if args.trace_gif and len(chosen) > 1:
+            raise Usage(f"{args.puzzle} holds {len(chosen)} puzzles; pick one with --index "
+                        "for --trace-gif")
+    args.backend = args.backend or ("native" if tracing else "sat")
 
     worst = EXIT_OK
     results = []
@@ -111,9 +127,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if len(chosen) > 1:
                 stream.write(f"== puzzle {idx}{': ' + puzzle.title if puzzle.title else ''} "
                              f"({puzzle.size})\n")
+        options = _backend_options(args)
+        tracer = None
+        if tracing:
+            from .propagate import Context
+            from .trace import Tracer
+
+            tracer = Tracer(puzzle, live=None if args.trace else False, gif=args.trace_gif,
+                            out=sys.stderr if args.trace else None)
+            if not args.trace:
+                tracer.live_view = None  # frames only
+            options["ctx"] = Context(puzzle, trace=tracer)
         try:
             for sol in solve(puzzle, args.backend, limit=limit, timeout=args.timeout,
-                             **_backend_options(args)):
+                             **options):
                 found.append(sol)
                 if stream is not None and (show_all or len(found) == 1):
                     if len(found) > 1:
@@ -122,6 +149,19 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     stream.flush()
         except SearchTimeout:
             complete = False
+        finally:
+            if tracer is not None:
+                from .board import Board
+
+                last = None
+                if found:
+                    last = Board(puzzle.width, puzzle.height)
+                    for r, m in enumerate(found[-1].rows):
+                        for c in range(puzzle.width):
+                            last.set(r, c, m >> c & 1)
+                tracer.close(last)
+                _say(f"trace: {tracer.steps} steps"
+                     + (f"; animation written to {args.trace_gif}" if args.trace_gif else ""))
         seconds = time.monotonic() - started
         verdict = _verdict(len(found), limit, complete)
         label = f"{args.puzzle}" + (f" #{idx}" if total > 1 else "")
@@ -373,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--limit", type=_count, metavar="N", help="stop after N solutions")
     g.add_argument("--all", action="store_true", help="find every solution")
     p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds")
-    p.add_argument("--backend", default="sat", choices=BACKENDS,
+    p.add_argument("--backend", choices=BACKENDS,
                    help="sat: propagation + CaDiCaL (default); cpsat: OR-Tools CP-SAT; "
                    "native: propagation, probing and backtracking, no solver library; "
                    "plain-sat, plain-cpsat: baselines with no propagation")
@@ -383,6 +423,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cpsat backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (native: at every node; sat: at the root)")
+    p.add_argument("--trace", action="store_true",
+                   help="show the native solver's steps: live on a terminal, one line per "
+                   "step otherwise (on standard error)")
+    p.add_argument("--trace-gif", metavar="OUT.gif", help="record the steps as an animation")
     p.add_argument("--verify", action="store_true",
                    help="also solve with the native backtracker and compare the solution "
                    "sets (up to the limit); exit 4 if they differ")

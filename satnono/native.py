@@ -46,18 +46,27 @@ def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
         board, dirty, depth = stack.pop()
         stats.nodes += 1
         stats.max_depth = max(stats.max_depth, depth)
+        if ctx.trace is not None and dirty:
+            r, c = dirty[0], dirty[1] - board.height
+            ctx.trace("branch", board, r, c, board.get(r, c), depth)
         if not propagate(ctx, board, dirty):
+            if ctx.trace is not None:
+                ctx.trace("backtrack", board, depth)
             continue
         if board.solved():
             sol = board.to_solution()
             if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug, never data
                 raise AssertionError(f"native search produced a non-solution for {puzzle.title}")
             stats.solutions += 1
+            if ctx.trace is not None:
+                ctx.trace("solution", board, stats.solutions)
             yield sol
             continue
         if probing:
             ok, cell = probe(ctx, board, deadline)
             if not ok:
+                if ctx.trace is not None:
+                    ctx.trace("backtrack", board, depth)
                 continue
             if cell is None:
                 # probing fixed every cell: the board is solved, look again on the next pop

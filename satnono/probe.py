@@ -17,7 +17,11 @@ def _branch(ctx: Context, board: Board, r: int, c: int, value: int) -> Board | N
     b = board.copy()
     b.set(r, c, value)
     ctx.stats.probes += 1
-    return b if propagate(ctx, b, [r, board.height + c]) else None
+    trace, ctx.trace = ctx.trace, None  # a probe's own line steps are not the solving's
+    try:
+        return b if propagate(ctx, b, [r, board.height + c]) else None
+    finally:
+        ctx.trace = trace
 
 
 def probe(ctx: Context, board: Board, deadline: float | None = None
@@ -44,11 +48,14 @@ def probe(ctx: Context, board: Board, deadline: float | None = None
                 # a refuted value: the cell takes the other one
                 value = 0 if one is None else 1
                 board.set(r, c, value)
+                if ctx.trace is not None:
+                    ctx.trace("refuted", board, r, c, 1 - value)
                 if not propagate(ctx, board, [r, h + c]):
                     return False, None
                 changed = True
                 continue
             dirty = []
+            agreed = 0
             for i in range(h):
                 nf = one.rf[i] & zero.rf[i] & ~board.rf[i]
                 ne = one.re[i] & zero.re[i] & ~board.re[i]
@@ -59,7 +66,10 @@ def probe(ctx: Context, board: Board, deadline: float | None = None
                             board.set(i, low.bit_length() - 1, v)
                             x ^= low
                     dirty.append(i)
+                    agreed += (nf | ne).bit_count()
             if dirty:
+                if ctx.trace is not None:
+                    ctx.trace("agreed", board, r, c, agreed)
                 if not propagate(ctx, board, dirty):
                     return False, None
                 changed = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .board import Board
@@ -28,6 +29,8 @@ class Context:
     cache: LineCache = field(default_factory=LineCache)
     stats: Stats = field(default_factory=Stats)
     encoding: object | None = None  # the residual CNF, when a SAT backend built one
+    #: called as trace(event, board, *details) when set (``solve --trace``)
+    trace: Callable[..., None] | None = None
 
     @property
     def lines(self) -> int:
@@ -67,6 +70,8 @@ def propagate(ctx: Context, board: Board, dirty: list[int] | None = None) -> boo
         res = solve(clue, n, f, e)
         if res is None:
             ctx.stats.line_solves += solves
+            if ctx.trace is not None:
+                ctx.trace("contradiction", board, lid)
             return False
         nf = res.filled & ~f
         ne = res.empty & ~e
@@ -75,6 +80,8 @@ def propagate(ctx: Context, board: Board, dirty: list[int] | None = None) -> boo
         own_f[i] = f | nf
         own_e[i] = e | ne
         bit = 1 << i
+        if ctx.trace is not None:
+            _sync_trace(ctx, board, lid, nf, ne)
         for x, cross in ((nf, cross_f), (ne, cross_e)):
             while x:
                 low = x & -x
@@ -89,6 +96,24 @@ def propagate(ctx: Context, board: Board, dirty: list[int] | None = None) -> boo
             head = 0
     ctx.stats.line_solves += solves
     return True
+
+
+def _sync_trace(ctx: Context, board: Board, lid: int, nf: int, ne: int) -> None:
+    """Report a line step with the crossing masks brought up to date first (the loop
+    updates them just after), so the tracer sees one consistent board."""
+    h = board.height
+    i = lid if lid < h else lid - h
+    for x, v in ((nf, 1), (ne, 0)):
+        while x:
+            low = x & -x
+            j = low.bit_length() - 1
+            x ^= low
+            if lid < h:
+                (board.cf if v else board.ce)[j] |= 1 << i
+            else:
+                (board.rf if v else board.re)[j] |= 1 << i
+    assert ctx.trace is not None
+    ctx.trace("line", board, lid, nf.bit_count(), ne.bit_count())
 
 
 def line_solve(puzzle: Puzzle, board: Board | None = None) -> Board | None:

@@ -1,0 +1,74 @@
+"""solve --trace: the steps the native solver takes, as text and as an animation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from satnono import load, solve
+from satnono.cli import main
+from satnono.propagate import Context
+from satnono.trace import Tracer
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def test_trace_reports_each_kind_of_step(capsys):
+    assert main(["solve", str(PUZZLES / "two.dat"), "--trace"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "branch (depth 1): assume cell (1, 1) filled"
+    assert "row 1: 0 filled, 1 empty" in err
+    assert err.count("solution 1 found") == 1 and "solution 2 found" in err
+    assert "branch (depth 1): assume cell (1, 1) empty" in err
+
+
+def test_trace_events_replay_to_the_solution():
+    # every line step only adds cells, and the last board the tracer sees is the solution
+    p = load(str(PUZZLES / "cup.non"))
+    seen = []
+
+    def record(event, board, *args):
+        seen.append((event, board.known(), args))
+
+    ctx = Context(p, trace=record)
+    (sol,) = list(solve(p, "native", ctx=ctx))
+    lines = [s for s in seen if s[0] == "line"]
+    assert lines and all(a[1] + a[2] > 0 for _, _, a in lines)
+    known = [k for e, k, _ in seen if e == "line"]
+    assert known == sorted(known)
+    assert any(e == "refuted" for e, _, _ in seen)  # cup needs probing
+    assert seen[-1][0] == "solution" and seen[-1][1] == p.width * p.height
+    assert sol.strings() == list(p.goal)
+
+
+def test_trace_gif_is_an_animation_ending_on_the_solution(tmp_path):
+    out = tmp_path / "cup.gif"
+    assert main(["solve", str(PUZZLES / "cup.non"), "--trace-gif", str(out)]) == 0
+    img = Image.open(out)
+    assert img.n_frames > 5
+    img.seek(img.n_frames - 1)
+    last = img.convert("L")
+    p = load(str(PUZZLES / "cup.non"))
+    cell = last.width // p.width
+    for r, row in enumerate(p.goal):
+        for c, ch in enumerate(row):
+            dark = last.getpixel((c * cell + cell // 2, r * cell + cell // 2)) < 60
+            assert dark == (ch == "#")
+
+
+def test_trace_needs_the_native_solver(capsys):
+    assert main(["solve", str(PUZZLES / "two.dat"), "--trace", "--backend", "sat"]) == 2
+    assert "native" in capsys.readouterr().err
+
+
+def test_tracer_live_view_renders_the_grid():
+    import io
+
+    p = load(str(PUZZLES / "two.dat"))
+    buf = io.StringIO()
+    t = Tracer(p, live=True, out=buf)
+    ctx = Context(p, trace=t)
+    list(solve(p, "native", ctx=ctx))
+    t.close()
+    assert "██" in buf.getvalue() and "solution 2 found" in buf.getvalue()
