@@ -52,13 +52,14 @@ def _rules(puzzle: Puzzle, lay: Layout):
     """Grid lines as (x0, y0, x1, y1, heavy)."""
     w, h, s = puzzle.width, puzzle.height, lay.cell
     thin = s >= 5
+    fifths = s >= 4  # finer than that, rules would hide the picture: the border only
     for c in range(w + 1):
-        heavy = c % 5 == 0 or c == w
+        heavy = (c % 5 == 0 and fifths) or c in (0, w)
         if heavy or thin:
             x = lay.left + c * s
             yield x, lay.top, x, lay.top + h * s, heavy
     for r in range(h + 1):
-        heavy = r % 5 == 0 or r == h
+        heavy = (r % 5 == 0 and fifths) or r in (0, h)
         if heavy or thin:
             y = lay.top + r * s
             yield lay.left, y, lay.left + w * s, y, heavy
