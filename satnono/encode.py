@@ -11,7 +11,8 @@ Unit propagation on these clauses derives exactly what the complete line solver 
 (the tests check it line by line), and the size is linear in nodes, which are at most
 (m+1)·(f+1) for a clue of minimum length m and slack f — no pairwise block constraints.
 Known cells are constants: they prune the graph and never become variables. Variables
-come from pysat's ``IDPool``, so every number maps back to its cell, node or transition.
+come from pysat's ``IDPool``: cells by name, so every model maps back to the grid; the
+automaton's nodes and transitions anonymously, since nothing reads them back.
 """
 
 from __future__ import annotations
@@ -62,13 +63,24 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
     clauses = enc.clauses
     before = pool.top
 
+    def new() -> int:
+        # an anonymous IDPool variable (the pool has no occupied ranges): the same number
+        # pool.id() would give, without hashing a name for each of the line's many nodes
+        pool.top += 1
+        return pool.top
+
+    node_var: dict[tuple[int, int], int] = {}
+
     def node(i: int, q: int) -> int | None:
         # layers with a single state are constants (always the start and the end)
         if nodes[i] & (nodes[i] - 1) == 0:
             return None
-        return pool.id(("s", lid, i, q))
+        v = node_var.get((i, q))
+        if v is None:
+            v = node_var[(i, q)] = new()
+        return v
 
-    incoming: dict[tuple[int, int], list[int]] = {}
+    incoming: dict[int, list[int]] = {}
     for i in range(n):
         known = 1 if filled >> i & 1 else 0 if empty >> i & 1 else None
         x = None if known is not None else cell_var(i)
@@ -87,13 +99,13 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
                 if t is None or not nodes[i + 1] >> t & 1:
                     continue
                 dst = node(i + 1, t)
-                tv = pool.id(("t", lid, i, q, v))
+                tv = new()
                 outgoing.append(tv)
                 if src is not None:
                     clauses.append([-tv, src])
                 if dst is not None:
                     clauses.append([-tv, dst])
-                    incoming.setdefault((i + 1, t), []).append(tv)
+                    incoming.setdefault(dst, []).append(tv)
                 if x is not None:
                     clauses.append([-tv, x if v else -x])
                 reads[v].append(tv)
@@ -101,8 +113,8 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
         if x is not None:
             clauses.append([-x] + reads[1])
             clauses.append([x] + reads[0])
-    for (i, t), ins in incoming.items():
-        clauses.append([-pool.id(("s", lid, i, t))] + ins)
+    for dst, ins in incoming.items():
+        clauses.append([-dst] + ins)
     enc.aux_per_line[lid] = pool.top - before
 
 
