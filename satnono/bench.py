@@ -111,6 +111,13 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
         run.error = f"{type(exc).__name__}: {exc}"[:300]
     run.wall = time.monotonic() - started
     run.cpu = time.process_time() - cpu0
+    if run.fixed < 0 and run.verdict != "error":
+        # backends that do not report it: what line propagation alone fixes (outside the
+        # timed part; it costs milliseconds)
+        from .propagate import line_solve
+
+        board = line_solve(puzzle)
+        run.fixed = board.known() if board is not None else run.cells
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     run.peak_mb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, children) / 1024
     return run
