@@ -75,10 +75,10 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
 def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
               ) -> Iterator[list[int] | int | str]:
     """Yield the true cell variables of each model found, then the number of calls."""
-    from pysat.solvers import Solver
+    from .backends.sat import new_solver
 
     calls = 1
-    with Solver(name=solver, bootstrap_with=clauses) as s:
+    with new_solver(solver, clauses) as s:
         if not s.solve():
             yield calls
             yield "done"

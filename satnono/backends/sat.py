@@ -16,6 +16,11 @@ from ..propagate import Context
 from ..puzzle import Puzzle, Solution
 
 DEFAULT_SOLVER = "cadical195"
+#: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
+#: satisfiable instances. Nonograms given to the solver almost always have solutions; on
+#: the hardest tournament puzzles it is about 5× faster than the default (see the notes in
+#: benchmarks/results/README.md).
+CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimeffort": 10, "subsumeeffort": 60}
 #: pysat solvers that cannot take new clauses between solve calls
 NOT_INCREMENTAL = ("kissat",)
 
@@ -64,13 +69,23 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
                                                      deadline, timeout or 0))
 
 
-def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None
-               ) -> Iterator[set[int]]:
-    """True cell variables of each model; one solver, one blocking clause per model."""
+def new_solver(name: str, clauses: list[list[int]], tuned: bool = True):
+    """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration."""
     from pysat.solvers import Solver
 
+    s = Solver(name=name)
+    if tuned and name == "cadical195":
+        s.configure(CADICAL_SAT_CONFIG)
+    s.append_formula(clauses)
+    return s
+
+
+def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None,
+               tuned: bool = True) -> Iterator[set[int]]:
+    """True cell variables of each model; one solver, one blocking clause per model."""
+
     found = 0
-    with Solver(name=solver, bootstrap_with=clauses) as s:
+    with new_solver(solver, clauses, tuned) as s:
         while s.solve():
             model = s.get_model()
             true = {v for v in cells if model[v - 1] > 0}
@@ -82,16 +97,17 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
 
 
 def _enumerate_with_deadline(solver: str, clauses: list[list[int]], cells: list[int],
-                             limit: int | None, deadline: float, timeout: float
-                             ) -> Iterator[set[int]]:
+                             limit: int | None, deadline: float, timeout: float,
+                             tuned: bool = True) -> Iterator[set[int]]:
     """The same enumeration in a child process that is killed at the deadline: most pysat
     solvers (CaDiCaL among them) cannot be interrupted inside one solve call."""
-    for true in stream(_enumerate_sorted, (solver, clauses, cells, limit), deadline, timeout,
+    for true in stream(_enumerate_sorted, (solver, clauses, cells, limit, tuned), deadline,
+                       timeout,
                        what="SAT solver"):
         yield set(true)
 
 
 def _enumerate_sorted(solver: str, clauses: list[list[int]], cells: list[int],
-                      limit: int | None) -> Iterator[list[int]]:
-    for true in _enumerate(solver, clauses, cells, limit):
+                      limit: int | None, tuned: bool) -> Iterator[list[int]]:
+    for true in _enumerate(solver, clauses, cells, limit, tuned):
         yield sorted(true)
