@@ -191,3 +191,11 @@ def test_random_pictures_round_trip_through_json_with_metadata():
         p = puzzle_from_picture(pic, title="T")
         (back,) = read_bytes(write_puzzle(p, "json").encode(), "p.json")
         assert back == p and back.goal == p.goal
+
+
+def test_a_file_with_no_puzzle_is_a_parse_error():
+    # found by the mutation fuzzer: a SPOJ count of 0 used to read as "no puzzles"
+    from satnono.formats import read_bytes
+
+    with pytest.raises(ParseError, match="at least 1"):
+        read_bytes(b"0\n", "x.txt", "spoj")

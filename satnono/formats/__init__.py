@@ -107,7 +107,10 @@ def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> li
     first_error: ParseError | None = None
     for f in candidates:
         try:
-            return f.read(data if f.binary else decode(data), path)
+            puzzles = f.read(data if f.binary else decode(data), path)
+            if not puzzles:
+                raise ParseError(f"no puzzle in it (read as {f.name})", path, None)
+            return puzzles
         except ParseError as exc:
             first_error = first_error or exc
         except RecursionError:

@@ -27,6 +27,8 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
     if len(toks) != 1:
         raise ParseError("expected the number of puzzles alone on the first line", path, lineno)
     count = number(toks[0], path, lineno, "the number of puzzles")
+    if count < 1:
+        raise ParseError("the number of puzzles must be at least 1", path, lineno)
     pos = 1
     out = []
     for k in range(count):
