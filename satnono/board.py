@@ -73,6 +73,17 @@ class Board:
     def to_solution(self) -> Solution:
         return Solution(self.width, tuple(self.rf))
 
+    @classmethod
+    def from_solution(cls, sol: Solution) -> Board:
+        """The fully known board of a grid."""
+        b = cls(sol.width, sol.height)
+        full = (1 << sol.width) - 1
+        for r, m in enumerate(sol.rows):
+            b.rf[r], b.re[r] = m, full & ~m
+        for c, m in enumerate(sol.columns()):
+            b.cf[c], b.ce[c] = m, ((1 << sol.height) - 1) & ~m
+        return b
+
     def strings(self, fill: str = "#", blank: str = ".", unknown: str = "?") -> list[str]:
         return ["".join(fill if f >> c & 1 else blank if e >> c & 1 else unknown
                         for c in range(self.width)) for f, e in zip(self.rf, self.re)]

@@ -133,10 +133,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             from .propagate import Context
             from .trace import Tracer
 
-            tracer = Tracer(puzzle, live=None if args.trace else False, gif=args.trace_gif,
-                            out=sys.stderr if args.trace else None)
-            if not args.trace:
-                tracer.live_view = None  # frames only
+            tracer = Tracer(puzzle, show=args.trace, gif=args.trace_gif)
             options["ctx"] = Context(puzzle, trace=tracer)
         try:
             for sol in solve(puzzle, args.backend, limit=limit, timeout=args.timeout,
@@ -153,13 +150,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             if tracer is not None:
                 from .board import Board
 
-                last = None
-                if found:
-                    last = Board(puzzle.width, puzzle.height)
-                    for r, m in enumerate(found[-1].rows):
-                        for c in range(puzzle.width):
-                            last.set(r, c, m >> c & 1)
-                tracer.close(last)
+                tracer.close(Board.from_solution(found[-1]) if found else None)
                 _say(f"trace: {tracer.steps} steps"
                      + (f"; animation written to {args.trace_gif}" if args.trace_gif else ""))
         seconds = time.monotonic() - started

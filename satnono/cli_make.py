@@ -189,6 +189,12 @@ def _picture_format(path: str) -> str | None:
     return {".pbm": "pbm", ".txt": "grid"}.get(ext)
 
 
+def _grey(text: str) -> int:
+    if not text.isdigit() or int(text) > 255:
+        raise argparse.ArgumentTypeError(f"expected a grey level 0..255, got {text!r}")
+    return int(text)
+
+
 def add_parsers(sub, add_input, positive) -> None:
     p = sub.add_parser("check", help="is the puzzle unique? where is the ambiguity? how hard?",
                        description="Prove the puzzle unique, multiple or unsolvable; for "
@@ -209,7 +215,7 @@ def add_parsers(sub, add_input, positive) -> None:
     p.add_argument("--to", metavar="FORMAT", help="puzzle format (default: from the "
                    "extension of PUZZLE, else non)")
     p.add_argument("--from", dest="fmt", metavar="FORMAT", help="picture format (pbm, grid)")
-    p.add_argument("--threshold", type=int, default=128, metavar="0-255",
+    p.add_argument("--threshold", type=_grey, default=128, metavar="0-255",
                    help="images: pixels darker than this are filled (default 128)")
     p.add_argument("--invert", action="store_true", help="light pixels are filled")
     p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first")

@@ -52,11 +52,14 @@ def describe(event: str, board: Board, args: tuple) -> str:
 class Tracer:
     """The ``ctx.trace`` callback: plain lines, a live grid, GIF frames, or several."""
 
-    def __init__(self, puzzle: Puzzle, *, live: bool | None = None, out: IO[str] | None = None,
-                 gif: str | None = None, fps: float = 20.0):
+    def __init__(self, puzzle: Puzzle, *, show: bool = True, live: bool | None = None,
+                 out: IO[str] | None = None, gif: str | None = None, fps: float = 20.0):
+        """``show``: report the steps on ``out`` (stderr), live when ``live`` (default:
+        when ``out`` is a terminal), as lines otherwise; ``gif``: also record frames."""
         self.puzzle = puzzle
         self.out = out or sys.stderr
-        self.live_view = self.out.isatty() if live is None else live
+        self.show = show
+        self.live_view = show and (self.out.isatty() if live is None else live)
         self.frames: list[tuple[tuple[int, ...], tuple[int, ...], int | None]] = []
         self.gif = gif
         self.stride = 1
@@ -91,7 +94,7 @@ class Tracer:
             if now - self._last >= self._period or event in ("solution", "backtrack"):
                 self._last = now
                 self._live.update(self._renderable(board, focus), refresh=True)
-        elif self.live_view is False and self.out is not None:
+        elif self.show:
             self.out.write(text + "\n")
 
     def _renderable(self, board: Board, focus: int | None):
