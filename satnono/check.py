@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .encode import decode, encode
-from .errors import SearchTimeout
-from .presolve import deadline_of, presolve
+from .encode import decode, residual
+from .presolve import deadline_of
 from .propagate import Context
 from .puzzle import Puzzle, Solution, is_solution, line_clue, validate
 
@@ -33,15 +32,11 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     """Raises SearchTimeout when the time runs out before the verdict is proven."""
     validate(puzzle)
     deadline = deadline_of(timeout)
-    ctx = Context(puzzle)
-    board = presolve(ctx, deadline=deadline, timeout=timeout)
+    board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout)
     if board is None:
         return Uniqueness("none")
-    if board.solved():
+    if enc is None:
         return Uniqueness("unique", [board.to_solution()])
-    enc = encode(puzzle, board)
-    if enc.infeasible:
-        return Uniqueness("none")
     cells = sorted(enc.cells.items())
     args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
     if deadline is None:
@@ -49,15 +44,9 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     else:
         from .child import stream
 
-        result = []
-        try:
-            result.extend(stream(_backbone, args, deadline, timeout or 0, what="SAT solver"))
-        except SearchTimeout:
-            pass
-        if not result or result[-1] != "done":
-            raise SearchTimeout(len([r for r in result if isinstance(r, list)]), timeout or 0)
-    models = [r for r in result if isinstance(r, list)]
-    calls = next(r for r in result if isinstance(r, int))
+        # a SearchTimeout from the stream means the verdict is not proven: let it out
+        result = list(stream(_backbone, args, deadline, timeout or 0, what="SAT solver"))
+    *models, calls = result
     sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
     for sol in sols:
         if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug
@@ -73,7 +62,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
 
 
 def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
-              ) -> Iterator[list[int] | int | str]:
+              ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls."""
     from .backends.sat import new_solver
 
@@ -81,7 +70,6 @@ def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
     with new_solver(solver, clauses) as s:
         if not s.solve():
             yield calls
-            yield "done"
             return
         model = s.get_model()
         first = {v: model[v - 1] > 0 for v in cells}
@@ -101,7 +89,6 @@ def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
                 del undecided[v]
             s.add_clause([-act])
     yield calls
-    yield "done"
 
 
 def switches(goal: Solution) -> list[tuple[int, int]]:

@@ -264,14 +264,6 @@ def _chosen(args: argparse.Namespace) -> tuple[list, int]:
     return chosen, len(puzzles)
 
 
-def load_chosen(args: argparse.Namespace):
-    """The one puzzle a command works on: the file's only one, or --index N."""
-    chosen, total = _chosen(args)
-    if len(chosen) > 1:
-        raise Usage(f"{args.puzzle} holds {total} puzzles; pick one with --index")
-    return chosen[0][1]
-
-
 def cmd_count(args: argparse.Namespace) -> int:
     import json
 

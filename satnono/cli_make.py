@@ -127,8 +127,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     import os
 
     from . import draw
-    from .cli import atomic_output, load_chosen
+    from .cli import atomic_output
     from .errors import SearchTimeout
+    from .formats import load
     from .puzzle import Solution, is_solution
 
     kind = args.to or os.path.splitext(args.output)[1].lower().lstrip(".")
@@ -136,7 +137,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise Usage(f"{args.output}: render writes .png or .svg (or say --to png|svg)")
     if args.blank and args.partial:
         raise Usage("--blank and --partial draw different things; pick one")
-    puzzle = load_chosen(args)
+    puzzle = load(args.puzzle, args.index, args.fmt)
     status = EXIT_OK
     if args.blank:
         grid = None

@@ -63,7 +63,7 @@ def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
     started = time.monotonic()
     deadline = deadline_of(timeout)
     if method == "ganak":
-        return _ganak_result(puzzle, Context(puzzle), started, deadline, timeout, found=0)
+        return _ganak_result(Context(puzzle), started, deadline, timeout, found=0)
     from .solver import solve
 
     ctx = Context(puzzle)
@@ -80,7 +80,7 @@ def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
         how = f"enumerate ({backend})" if ctx.encoding is not None or backend != "sat" \
             else "propagation"
         return CountResult(found, True, how, time.monotonic() - started, *_size(ctx))
-    return _ganak_result(puzzle, ctx, started, deadline, timeout, found)
+    return _ganak_result(ctx, started, deadline, timeout, found)
 
 
 def _size(ctx: Context) -> tuple[int, int, int]:
@@ -90,7 +90,7 @@ def _size(ctx: Context) -> tuple[int, int, int]:
     return (len(enc.cells), enc.variables, len(enc.clauses))  # type: ignore[attr-defined]
 
 
-def _ganak_result(puzzle: Puzzle, ctx: Context, started: float, deadline: float | None,
+def _ganak_result(ctx: Context, started: float, deadline: float | None,
                   timeout: float | None, found: int) -> CountResult:
     try:
         import pyganak  # noqa: F401
@@ -99,20 +99,16 @@ def _ganak_result(puzzle: Puzzle, ctx: Context, started: float, deadline: float 
                              "(pip install pyganak)") from None
     enc = ctx.encoding
     if enc is None:
-        from .encode import encode
-        from .presolve import presolve
+        from .encode import residual
 
         try:
-            board = presolve(ctx, deadline=deadline, timeout=timeout)
+            board, enc = residual(ctx, deadline=deadline, timeout=timeout)
         except SearchTimeout:
             return CountResult(found, False, "ganak", time.monotonic() - started)
         if board is None:
-            return CountResult(0, True, "propagation", time.monotonic() - started)
-        if board.solved():
-            return CountResult(1, True, "propagation", time.monotonic() - started)
-        enc = ctx.encoding = encode(puzzle, board)
-        if enc.infeasible:
             return CountResult(0, True, "propagation", time.monotonic() - started, *_size(ctx))
+        if enc is None:
+            return CountResult(1, True, "propagation", time.monotonic() - started)
     sampling = sorted(enc.cells.values())
     args = (enc.variables, enc.clauses, sampling)
     try:

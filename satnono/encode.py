@@ -23,6 +23,8 @@ from pysat.formula import IDPool
 
 from .automaton import automaton, layers
 from .board import Board
+from .presolve import presolve
+from .propagate import Context
 from .puzzle import Puzzle
 
 
@@ -133,6 +135,20 @@ def encode(puzzle: Puzzle, board: Board) -> Encoding:
             encode_line(enc, h + c, puzzle.columns[c], h, board.cf[c], board.ce[c],
                         lambda i, c=c: cell_literal(enc, i, c))
     return enc
+
+
+def residual(ctx: Context, *, probing: bool = True, deadline: float | None = None,
+             timeout: float | None = None) -> tuple[Board | None, Encoding | None]:
+    """Presolve, then the CNF of what is left (also kept in ``ctx.encoding``): what every
+    CNF consumer starts from. ``(None, None)``: the clues contradict; ``(board, None)``:
+    propagation and probing solved the puzzle; else ``(board, encoding)``."""
+    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
+    if board is None:
+        return None, None
+    if board.solved():
+        return board, None
+    enc = ctx.encoding = encode(ctx.puzzle, board)
+    return (None, None) if enc.infeasible else (board, enc)
 
 
 def decode(enc: Encoding, model: set[int] | list[int]) -> list[int]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..child import stream
-from ..encode import decode, encode
+from ..encode import decode, residual
 from ..errors import SatnonoError
-from ..presolve import deadline_of, presolve
+from ..presolve import deadline_of
 from ..propagate import Context
 from ..puzzle import Puzzle, Solution
 
@@ -49,15 +49,11 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
     check_solver(solver, enumerating=limit != 1)
     ctx = ctx or Context(puzzle)
     deadline = deadline_of(timeout)
-    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
+    board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout)
     if board is None:
         return
-    if board.solved():
+    if enc is None:
         yield board.to_solution()
-        return
-    enc = encode(puzzle, board)
-    ctx.encoding = enc
-    if enc.infeasible:
         return
     cells = list(enc.cells.values())
     if deadline is None:
