@@ -238,6 +238,10 @@ def _backend_options(args: argparse.Namespace) -> dict:
     opts: dict = {}
     if args.no_probing and args.backend in ("native", "sat"):
         opts["probing"] = False
+    if args.no_learning:
+        if args.backend != "native":
+            raise Usage("--no-learning goes with --backend native")
+        opts["learning"] = False
     if args.solver:
         if args.backend not in ("sat", "plain-sat"):
             raise Usage("--solver goes with --backend sat")
@@ -398,14 +402,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds")
     p.add_argument("--backend", choices=BACKENDS,
                    help="sat: propagation + CaDiCaL (default); cpsat: OR-Tools CP-SAT; "
-                   "native: propagation, probing and backtracking, no solver library; "
+                   "native: the line solver with probing and conflict-driven search, no solver "
+                   "library; "
                    "plain-sat, plain-cpsat: baselines with no propagation")
     p.add_argument("--solver", metavar="NAME",
                    help="sat backend: the pysat solver (default cadical195)")
     p.add_argument("--workers", type=_count, metavar="N",
                    help="cpsat backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
-                   help="skip probing (native: at every node; sat: at the root)")
+                   help="skip probing (at the root; native --no-learning: at every node)")
+    p.add_argument("--no-learning", action="store_true",
+                   help="native backend: plain depth-first search, probing at every node, "
+                   "no clause learning (slower on hard puzzles; its --trace reads like a "
+                   "tree of guesses)")
     p.add_argument("--trace", action="store_true",
                    help="show the native solver's steps: live on a terminal, one line per "
                    "step otherwise (on standard error)")

@@ -1,8 +1,15 @@
 """The native backtracker: propagate, probe, branch — no SAT solver, every solution, lazily.
 
-It is the reference the SAT and CP-SAT backends are checked against, so it is kept simple:
-a depth-first search over board copies with an explicit stack (a puzzle with 10^15
-solutions goes deeper than Python's recursion limit).
+Two searches, both driven by the complete line solver alone:
+
+* by default, propagation and probing at the root, then conflict-driven search with
+  clause learning (:mod:`satnono.learn`) — what validates puzzles like 9-Dom, where
+  plain backtracking meets the same dead ends millions of times;
+* with ``learning=False``, the plain depth-first search below: probing at every node,
+  branching on the cell whose probes fixed most, over board copies with an explicit stack
+  (a puzzle with 10^15 solutions goes deeper than Python's recursion limit). It is the
+  simplest thing that can be right, so the tests hold the learning search against it, and
+  ``solve --trace`` shows its steps.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from collections.abc import Iterator
 
 from .board import Board
 from .errors import SearchTimeout
+from .learn import search_learning
+from .presolve import presolve
 from .probe import probe
 from .propagate import Context, propagate
 from .puzzle import Puzzle, Solution, is_solution
@@ -83,12 +92,18 @@ def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
         stack.append((board, dirty, depth + 1))
 
 
-def solve_native(puzzle: Puzzle, *, probing: bool = True, timeout: float | None = None,
-                 ctx: Context | None = None) -> Iterator[Solution]:
+def solve_native(puzzle: Puzzle, *, probing: bool = True, learning: bool = True,
+                 timeout: float | None = None, ctx: Context | None = None
+                 ) -> Iterator[Solution]:
     """Every solution of ``puzzle`` (validated first), lazily; raises SearchTimeout."""
     ctx = ctx or Context(puzzle)
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        yield from search(ctx, probing=probing, deadline=deadline)
+        if learning:
+            board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
+            if board is not None:
+                yield from search_learning(ctx, board, deadline=deadline)
+        else:
+            yield from search(ctx, probing=probing, deadline=deadline)
     except SearchTimeout as exc:
         raise SearchTimeout(ctx.stats.solutions, timeout or 0) from exc

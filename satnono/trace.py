@@ -1,7 +1,8 @@
 """``solve --trace``: the native solver's steps as they happen (seed 002's tree of decisions).
 
 Events come from propagation (a line fixed cells, a line contradicts), probing (a value
-refuted, both branches agree) and search (branch, backtrack, solution). On a terminal the
+refuted, both branches agree) and search (branch, backtrack — or, with learning, a
+clause learnt and the depth jumped back to — solution). On a terminal the
 grid is redrawn live with the line just analysed highlighted; elsewhere each step is one
 plain line. ``--trace-gif`` records the same steps as frames of an animation.
 """
@@ -44,6 +45,14 @@ def describe(event: str, board: Board, args: tuple) -> str:
                 f"{'filled' if v else 'empty'}")
     if event == "backtrack":
         return f"{'  ' * max(args[0] - 1, 0)}dead end at depth {args[0]}: back up"
+    if event == "learnt":
+        depth, size, back = args
+        return (f"{'  ' * max(depth - 1, 0)}dead end at depth {depth}: learnt a clause of "
+                f"{size} cell(s), back to depth {back}")
+    if event == "blocked":
+        n, size, back = args
+        return (f"solution {n} blocked by a clause over its {size} decision(s), back to "
+                f"depth {back}")
     if event == "solution":
         return f"solution {args[0]} found"
     return event
@@ -91,7 +100,7 @@ class Tracer:
         if self._live is not None:
             self._log = (self._log + [text])[-6:]
             now = time.monotonic()
-            if now - self._last >= self._period or event in ("solution", "backtrack"):
+            if now - self._last >= self._period or event in ("solution", "backtrack", "learnt"):
                 self._last = now
                 self._live.update(self._renderable(board, focus), refresh=True)
         elif self.show:
