@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator
 
 from .board import Board
 from .errors import SearchTimeout
-from .line import LineResult
 from .propagate import Context
 from .puzzle import Solution, is_solution
 
@@ -48,15 +47,17 @@ def _luby(i: int) -> int:
     return 1 << (k - 1)
 
 
-def explain(solve: Callable[[tuple[int, ...], int, int, int], LineResult | None],
+def explain(feasible: Callable[[tuple[int, ...], int, int, int], bool],
             clue: tuple[int, ...], n: int, known: list[tuple[int, int]],
             target: tuple[int, int] | None) -> tuple[int, int]:
     """A subset of the known cells of a line that still forces ``target`` (cell index,
     value) — or, when None, still contradicts — as (filled, empty) masks.
 
-    ``known`` lists (index, value) in the order cells should be tried for dropping. Each
-    cell is dropped when the line solver still derives the target without it; as forcing
-    only grows with knowledge, no single cell of the result can be dropped afterwards.
+    A cell is forced exactly when the line with the opposite value there has no
+    placement, so both questions are feasibility checks (half a line solve). ``known``
+    lists (index, value) in the order cells should be tried for dropping; each is dropped
+    when the rest still forces the target. As forcing only grows with knowledge, no single
+    cell of the result can be dropped afterwards.
     """
     f = e = 0
     for i, v in known:
@@ -64,21 +65,20 @@ def explain(solve: Callable[[tuple[int, ...], int, int, int], LineResult | None]
             f |= 1 << i
         else:
             e |= 1 << i
-
-    def forces(f: int, e: int) -> bool:
-        res = solve(clue, n, f, e)
-        if res is None:
-            return True
-        if target is None:
-            return False
+    # the negated target is kept throughout and taken out of the answer at the end
+    tf = te = 0
+    if target is not None:
         ti, tv = target
-        return ((res.filled if tv else res.empty) >> ti) & 1 == 1
-
+        if tv:
+            te = 1 << ti
+        else:
+            tf = 1 << ti
     for i, v in known:
         bit = 1 << i
-        if v and forces(f & ~bit, e):
-            f &= ~bit
-        elif not v and forces(f, e & ~bit):
+        if v:
+            if not feasible(clue, n, (f & ~bit) | tf, e | te):
+                f &= ~bit
+        elif not feasible(clue, n, f | tf, (e & ~bit) | te):
             e &= ~bit
     return f, e
 
@@ -267,7 +267,7 @@ class _Search:
             known.sort(key=lambda iv: -pos[cells[iv[0]]])
             if len(self.explained) >= 1_000_000:
                 self.explained.clear()
-            hit = self.explained[key] = explain(self.ctx.cache.solve, clue, n, known,
+            hit = self.explained[key] = explain(self.ctx.cache.feasible, clue, n, known,
                                                 None if ti < 0 else (ti, tv))
         f, e = hit
         x = f | e

@@ -121,6 +121,13 @@ def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
     return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
 
 
+def line_feasible(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0) -> bool:
+    """Whether any placement agrees with the known cells: the forward half of
+    :func:`solve_line` alone (what explaining a deduction asks, many times over)."""
+    full = (1 << n) - 1
+    return _forward(clue, n, full & ~filled, full & ~empty) is not None
+
+
 def solve_line_reference(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
                          ) -> LineResult | None:
     """Seed 000's dynamic programme over (block, position), written plainly: the reference."""
@@ -203,10 +210,11 @@ class LineCache:
     solves answered here. The table is cleared when it reaches ``max_entries``.
     """
 
-    __slots__ = ("table", "max_entries", "hits", "misses")
+    __slots__ = ("table", "feasibility", "max_entries", "hits", "misses")
 
     def __init__(self, max_entries: int = 1_000_000):
         self.table: dict[tuple, LineResult | None] = {}
+        self.feasibility: dict[tuple, bool] = {}
         self.max_entries = max_entries
         self.hits = 0
         self.misses = 0
@@ -225,3 +233,18 @@ class LineCache:
             return r
         self.hits += 1
         return r
+
+    def feasible(self, clue: tuple[int, ...], n: int, filled: int, empty: int) -> bool:
+        """Memoised :func:`line_feasible`, answered from the solve table when it can be."""
+        key = (clue, n, filled, empty)
+        r = self.table.get(key, False)
+        if r is not False:
+            return r is not None
+        try:
+            return self.feasibility[key]
+        except KeyError:
+            ok = line_feasible(clue, n, filled, empty)
+            if len(self.feasibility) >= self.max_entries:
+                self.feasibility.clear()
+            self.feasibility[key] = ok
+            return ok

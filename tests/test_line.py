@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.line import LineCache, solve_line, solve_line_reference
+from satnono.line import LineCache, line_feasible, solve_line, solve_line_reference
 from satnono.puzzle import line_clue
 
 from .conftest import brute_line
@@ -36,6 +36,12 @@ def test_fast_and_reference_equal_brute_force(line):
     expected = brute_line(clue, n, filled, empty)
     assert _as_pair(solve_line(clue, n, filled, empty)) == expected
     assert _as_pair(solve_line_reference(clue, n, filled, empty)) == expected
+    assert line_feasible(clue, n, filled, empty) == (expected is not None)
+    cache = LineCache()
+    assert cache.feasible(clue, n, filled, empty) == (expected is not None)  # computed
+    cache.solve(clue, n, filled, empty)
+    cache.feasibility.clear()
+    assert cache.feasible(clue, n, filled, empty) == (expected is not None)  # from solve
 
 
 @settings(max_examples=2000, deadline=None)
