@@ -49,6 +49,14 @@ class Board:
             self.re[r] |= 1 << c
             self.ce[c] |= 1 << r
 
+    def unset(self, r: int, c: int) -> None:
+        """Forget a cell's value (search that undoes assignments instead of copying)."""
+        mr, mc = ~(1 << c), ~(1 << r)
+        self.rf[r] &= mr
+        self.re[r] &= mr
+        self.cf[c] &= mc
+        self.ce[c] &= mc
+
     def known(self) -> int:
         return sum((f | e).bit_count() for f, e in zip(self.rf, self.re))
 

@@ -47,6 +47,17 @@ def _luby(i: int) -> int:
     return 1 << (k - 1)
 
 
+def _masks(known: list[tuple[int, int]]) -> tuple[int, int]:
+    """(filled, empty) bit masks of (index, value) pairs."""
+    f = e = 0
+    for i, v in known:
+        if v:
+            f |= 1 << i
+        else:
+            e |= 1 << i
+    return f, e
+
+
 def explain(feasible: Callable[[tuple[int, ...], int, int, int], bool],
             clue: tuple[int, ...], n: int, known: list[tuple[int, int]],
             target: tuple[int, int] | None) -> tuple[int, int]:
@@ -59,12 +70,7 @@ def explain(feasible: Callable[[tuple[int, ...], int, int, int], bool],
     when the rest still forces the target. As forcing only grows with knowledge, no single
     cell of the result can be dropped afterwards.
     """
-    f = e = 0
-    for i, v in known:
-        if v:
-            f |= 1 << i
-        else:
-            e |= 1 << i
+    f, e = _masks(known)
     # the negated target is kept throughout and taken out of the answer at the end
     tf = te = 0
     if target is not None:
@@ -119,9 +125,9 @@ class _Search:
                 v = board.get(r, c)
                 if v is not None:
                     self._assign(r * w + c, v, None, 0)
-        self.dirty.clear()
-        self.queued = bytearray(h + w)
-        self.qhead = len(self.trail)
+        # every line is solved once first: the root board may come unpropagated
+        self.dirty = list(range(h + w))
+        self.queued = bytearray(b"\x01") * (h + w)
 
     # -- assignment -------------------------------------------------------------------
 
@@ -133,13 +139,7 @@ class _Search:
         self.bef[cell] = before
         self.trail.append(cell)
         r, c = divmod(cell, self.w)
-        b = self.board
-        if value:
-            b.rf[r] |= 1 << c
-            b.cf[c] |= 1 << r
-        else:
-            b.re[r] |= 1 << c
-            b.ce[c] |= 1 << r
+        self.board.set(r, c, value)
         for lid in (r, self.h + c):
             if not self.queued[lid]:
                 self.queued[lid] = 1
@@ -151,12 +151,7 @@ class _Search:
         stop = self.lims[level]
         b, w, val, act, heap = self.board, self.w, self.val, self.act, self.heap
         for cell in self.trail[stop:]:
-            r, c = divmod(cell, w)
-            mr, mc = ~(1 << c), ~(1 << r)
-            b.rf[r] &= mr
-            b.re[r] &= mr
-            b.cf[c] &= mc
-            b.ce[c] &= mc
+            b.unset(*divmod(cell, w))
             self.phase[cell] = val[cell]
             val[cell] = -1
             heapq.heappush(heap, (-act[cell], cell))
@@ -248,12 +243,7 @@ class _Search:
         val, pos = self.val, self.pos
         known = [(i, val[cell]) for i, cell in enumerate(cells)
                  if cell != target and val[cell] >= 0 and pos[cell] < before]
-        f = e = 0
-        for i, v in known:
-            if v:
-                f |= 1 << i
-            else:
-                e |= 1 << i
+        f, e = _masks(known)
         clue, n = self.clues[lid], len(cells)
         if target is None:
             ti, tv = -1, 0
@@ -366,9 +356,6 @@ class _Search:
         puzzle, stats, trace = self.ctx.puzzle, self.ctx.stats, self.ctx.trace
         restart_at, luby_i = _RESTART_BASE, 1
         since_restart = 0
-        self.dirty = list(range(self.h + self.w))  # the root board may come unpropagated
-        for lid in self.dirty:
-            self.queued[lid] = 1
         while True:
             conflict = self._propagate()
             if conflict is not None:

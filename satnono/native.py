@@ -8,8 +8,7 @@ Two searches, both driven by the complete line solver alone:
 * with ``learning=False``, the plain depth-first search below: probing at every node,
   branching on the cell whose probes fixed most, over board copies with an explicit stack
   (a puzzle with 10^15 solutions goes deeper than Python's recursion limit). It is the
-  simplest thing that can be right, so the tests hold the learning search against it, and
-  ``solve --trace`` shows its steps.
+  simplest thing that can be right, so the tests hold the learning search against it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from collections.abc import Iterator
 from .board import Board
 from .errors import SearchTimeout
 from .learn import search_learning
-from .presolve import presolve
+from .presolve import deadline_of, presolve
 from .probe import probe
 from .propagate import Context, propagate
 from .puzzle import Puzzle, Solution, is_solution
@@ -97,7 +96,7 @@ def solve_native(puzzle: Puzzle, *, probing: bool = True, learning: bool = True,
                  ) -> Iterator[Solution]:
     """Every solution of ``puzzle`` (validated first), lazily; raises SearchTimeout."""
     ctx = ctx or Context(puzzle)
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = deadline_of(timeout)
     try:
         if learning:
             board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
