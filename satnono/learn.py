@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 
 from .board import Board
 from .errors import SearchTimeout
+from .line import remember
 from .propagate import Context
 from .puzzle import Solution, is_solution
 
@@ -238,7 +239,7 @@ class _Search:
     def _line_reason(self, lid: int, before: int, target: int | None) -> list[int]:
         """The cells of line ``lid`` known before trail position ``before`` that still
         force ``target`` (a cell of the line; None: that still contradict), made minimal
-        by dropping cells while the line solver keeps deriving it."""
+        by dropping cells while the line still forces it."""
         cells = self.line_cells[lid]
         val, pos = self.val, self.pos
         known = [(i, val[cell]) for i, cell in enumerate(cells)
@@ -255,10 +256,9 @@ class _Search:
             # drop the most recently fixed cells first: the explanation then leans on
             # earlier levels, so the learnt clause jumps back further
             known.sort(key=lambda iv: -pos[cells[iv[0]]])
-            if len(self.explained) >= 1_000_000:
-                self.explained.clear()
-            hit = self.explained[key] = explain(self.ctx.cache.feasible, clue, n, known,
-                                                None if ti < 0 else (ti, tv))
+            hit = explain(self.ctx.cache.feasible, clue, n, known,
+                          None if ti < 0 else (ti, tv))
+            remember(self.explained, key, hit, self.ctx.cache.max_entries)
         f, e = hit
         x = f | e
         out = []

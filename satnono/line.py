@@ -203,6 +203,14 @@ def solve_line_reference(clue: Sequence[int], n: int, filled: int = 0, empty: in
     return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
 
 
+def remember(table: dict, key: object, value: object, max_entries: int) -> None:
+    """Store in a memo table, emptying it first when full: a long search must not let
+    its memo tables grow without bound, and recent entries are the ones reused."""
+    if len(table) >= max_entries:
+        table.clear()
+    table[key] = value
+
+
 class LineCache:
     """Memoised :func:`solve_line` keyed by (clue, length, known cells).
 
@@ -227,9 +235,7 @@ class LineCache:
         except KeyError:
             self.misses += 1
             r = solve_line(clue, n, filled, empty)
-            if len(self.table) >= self.max_entries:
-                self.table.clear()
-            self.table[key] = r
+            remember(self.table, key, r, self.max_entries)
             return r
         self.hits += 1
         return r
@@ -244,7 +250,5 @@ class LineCache:
             return self.feasibility[key]
         except KeyError:
             ok = line_feasible(clue, n, filled, empty)
-            if len(self.feasibility) >= self.max_entries:
-                self.feasibility.clear()
-            self.feasibility[key] = ok
+            remember(self.feasibility, key, ok, self.max_entries)
             return ok
