@@ -1,9 +1,12 @@
 """Validation mode (find up to two solutions) on the survey puzzles, backends side by side.
 
-    python -m benchmarks.survey [--backends sat,plain-sat,cpsat,native] [--timeout 60] [NAME ...]
+    python -m benchmarks.survey [--backends sat,plain-sat,cpsat,native] [--timeout 60]
+                                [--repeats 1] [NAME ...]
 
 Reads ../shared/corpus/INDEX.tsv (its survey column); prints a Markdown table, one row per
-puzzle as it finishes, with each backend's wall time and sat's ratio to the baselines.
+puzzle as it finishes, with each backend's median wall time over the repeats and the ratio
+of each baseline's median to sat's. The repeats are interleaved (sat, plain-sat, sat, …) so
+that a change in machine load falls on every backend alike, not on whichever ran last.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import time
 
 import satnono
@@ -29,33 +33,49 @@ def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[floa
     return time.monotonic() - start, {0: "none", 1: "unique", 2: "≥2"}[found]
 
 
+def cell(times: list[float], timeout: float) -> str:
+    """The median, as ``>T`` when it is a timeout (a run that timed out counts as T)."""
+    med = statistics.median(min(t, timeout) for t in times)
+    return f">{timeout:g}" if med >= timeout else f"{med:.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backends", default="sat,plain-sat,cpsat,native")
     ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--repeats", type=int, default=1, help="runs per backend; medians shown")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     if not (CORPUS / "INDEX.tsv").exists():
         raise SystemExit(f"no corpus at {CORPUS}")
     backends = args.backends.split(",")
     puzzles = survey_puzzles()
+    unknown = [n for n in args.names if n not in puzzles]
+    if unknown:
+        raise SystemExit(f"not in the survey: {', '.join(unknown)} "
+                         f"(expected one of: {', '.join(sorted(puzzles))})")
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; times in seconds")
+          f"{time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
+          f"median of {args.repeats} interleaved run(s); times in seconds")
     ratios = [b for b in backends if b.startswith("plain-")] if "sat" in backends else []
     print("| puzzle | size | verdict | " + " | ".join(backends) + " | "
           + " | ".join(f"{b} / sat" for b in ratios) + " |")
     print("|---|---|---|" + "---:|" * (len(backends) + len(ratios)))
     for name in args.names or puzzles:
         p = puzzles[name]
-        times, verdicts = {}, set()
-        for b in backends:
-            times[b], v = validate_time(p, b, args.timeout)
-            if v != "timeout":
-                verdicts.add(v)
-        cells = [f"{times[b]:.2f}" if times[b] < args.timeout else f">{args.timeout:g}"
-                 for b in backends]
-        cells += [(">" if times[b] >= args.timeout else "") + f"{times[b] / times['sat']:.1f}×"
-                  for b in ratios]
+        times: dict[str, list[float]] = {b: [] for b in backends}
+        verdicts = set()
+        for _ in range(args.repeats):
+            for b in backends:
+                t, v = validate_time(p, b, args.timeout)
+                times[b].append(t)
+                if v != "timeout":
+                    verdicts.add(v)
+        cells = [cell(times[b], args.timeout) for b in backends]
+        for b in ratios:
+            base = statistics.median(min(t, args.timeout) for t in times[b])
+            mine = statistics.median(times["sat"])
+            cells.append((">" if base >= args.timeout else "") + f"{base / mine:.1f}×")
         verdict = "/".join(sorted(verdicts)) or "?"
         if len(verdicts) > 1:
             verdict = "DISAGREE " + verdict
