@@ -89,8 +89,17 @@ def _forward(clue: Sequence[int], n: int, can_empty: int, can_fill: int
     return starts, free
 
 
+# every byte with its bits in reverse order, for _reverse
+_REVERSED_BYTES = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
 def _reverse(x: int, n: int) -> int:
-    return int(format(x, f"0{n}b")[::-1], 2) if n else 0
+    """The n low bits of ``x`` in reverse order. Byte-wise in C (little-endian bytes,
+    each byte's bits reversed, read back big-endian): about twice as fast as reversing
+    the binary string, and the line solver reverses every mask it runs backward."""
+    nb = (n + 7) >> 3
+    return int.from_bytes(x.to_bytes(nb, "little").translate(_REVERSED_BYTES),
+                          "big") >> ((nb << 3) - n)
 
 
 def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
