@@ -108,3 +108,11 @@ def test_cache_returns_the_solver_answer_and_counts_hits():
     cache.solve((1,), 4, 0, 0)
     cache.solve((1,), 3, 0, 0)  # overflows: the table starts again
     assert len(cache.table) <= 2
+
+
+@given(st.integers(0, 130).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, (1 << n) - 1))))
+def test_reverse_flips_the_n_low_bits(case):
+    from satnono.line import _reverse
+
+    n, x = case
+    assert _reverse(x, n) == sum(1 << (n - 1 - i) for i in range(n) if x >> i & 1)
