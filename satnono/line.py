@@ -93,9 +93,10 @@ _REVERSED_BYTES = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
 def _reverse(x: int, n: int) -> int:
-    """The n low bits of ``x`` in reverse order. Byte-wise in C (little-endian bytes,
-    each byte's bits reversed, read back big-endian): about twice as fast as reversing
-    the binary string, and the line solver reverses every mask it runs backward."""
+    """The n bits of ``x`` (which must fit in them) in reverse order. Byte-wise in C
+    (little-endian bytes, each byte's bits reversed, read back big-endian): about twice as
+    fast as reversing the binary string, and the line solver reverses every mask it runs
+    backward."""
     nb = (n + 7) >> 3
     return int.from_bytes(x.to_bytes(nb, "little").translate(_REVERSED_BYTES),
                           "big") >> ((nb << 3) - n)
