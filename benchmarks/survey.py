@@ -33,10 +33,9 @@ def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[floa
     return time.monotonic() - start, {0: "none", 1: "unique", 2: "≥2"}[found]
 
 
-def cell(times: list[float], timeout: float) -> str:
-    """The median, as ``>T`` when it is a timeout (a run that timed out counts as T)."""
-    med = statistics.median(min(t, timeout) for t in times)
-    return f">{timeout:g}" if med >= timeout else f"{med:.2f}"
+def median_time(times: list[float], timeout: float) -> float:
+    """The median, a run that timed out counting as the timeout itself."""
+    return statistics.median(min(t, timeout) for t in times)
 
 
 def main() -> None:
@@ -71,11 +70,11 @@ def main() -> None:
                 times[b].append(t)
                 if v != "timeout":
                     verdicts.add(v)
-        cells = [cell(times[b], args.timeout) for b in backends]
-        for b in ratios:
-            base = statistics.median(min(t, args.timeout) for t in times[b])
-            mine = statistics.median(times["sat"])
-            cells.append((">" if base >= args.timeout else "") + f"{base / mine:.1f}×")
+        med = {b: median_time(times[b], args.timeout) for b in backends}
+        cells = [f">{args.timeout:g}" if med[b] >= args.timeout else f"{med[b]:.2f}"
+                 for b in backends]
+        cells += [(">" if med[b] >= args.timeout else "") + f"{med[b] / med['sat']:.1f}×"
+                  for b in ratios]
         verdict = "/".join(sorted(verdicts)) or "?"
         if len(verdicts) > 1:
             verdict = "DISAGREE " + verdict

@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.line import LineCache, line_feasible, solve_line, solve_line_reference
+from satnono.line import (
+    LineCache,
+    _reverse,
+    line_feasible,
+    solve_line,
+    solve_line_reference,
+)
 from satnono.puzzle import line_clue
 
 from .conftest import brute_line
@@ -112,7 +118,5 @@ def test_cache_returns_the_solver_answer_and_counts_hits():
 
 @given(st.integers(0, 130).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, (1 << n) - 1))))
 def test_reverse_flips_the_n_low_bits(case):
-    from satnono.line import _reverse
-
     n, x = case
     assert _reverse(x, n) == sum(1 << (n - 1 - i) for i in range(n) if x >> i & 1)
