@@ -3,8 +3,6 @@
     python -m benchmarks.survey [--backends sat,plain-sat,cpsat,native] [--timeout 60]
                                 [--repeats 1] [NAME ...]
 
-A backend written ``sat@N`` is the sat backend with N racing workers (``--workers N``).
-
 Reads ../shared/corpus/INDEX.tsv (its survey column); prints a Markdown table, one row per
 puzzle as it finishes, with each backend's median wall time over the repeats and the ratio
 of each baseline's median to sat's. The repeats are interleaved (sat, plain-sat, sat, …) so
@@ -25,12 +23,10 @@ from .corpus import CORPUS, survey_puzzles
 
 
 def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[float, str]:
-    name, _, workers = backend.partition("@")
-    opts = {"workers": int(workers)} if workers else {}
     start = time.monotonic()
     found = 0
     try:
-        for _ in satnono.solve(p, name, limit=2, timeout=timeout, **opts):
+        for _ in satnono.solve(p, backend, limit=2, timeout=timeout):
             found += 1
     except satnono.SearchTimeout:
         return time.monotonic() - start, "timeout"
@@ -60,13 +56,9 @@ def main() -> None:
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
           f"median of {args.repeats} interleaved run(s); times in seconds")
-    # (numerator, denominator): how much slower each baseline is than sat, and how much
-    # faster racing workers are than one
-    ratios = ([(b, "sat") for b in backends if b.startswith("plain-")]
-              + [("sat", b) for b in backends if b.startswith("sat@")]
-              if "sat" in backends else [])
+    ratios = [b for b in backends if b.startswith("plain-")] if "sat" in backends else []
     print("| puzzle | size | verdict | " + " | ".join(
-        backends + [f"{a} / {d}" for a, d in ratios]) + " |")
+        backends + [f"{b} / sat" for b in ratios]) + " |")
     print("|---|---|---|" + "---:|" * (len(backends) + len(ratios)))
     for name in args.names or puzzles:
         p = puzzles[name]
@@ -81,10 +73,8 @@ def main() -> None:
         med = {b: median_time(times[b], args.timeout) for b in backends}
         cells = [f">{args.timeout:g}" if med[b] >= args.timeout else f"{med[b]:.2f}"
                  for b in backends]
-        # a timed-out numerator makes the ratio a lower bound, a timed-out denominator an
-        # upper one
-        cells += [(">" if med[a] >= args.timeout else "<" if med[d] >= args.timeout else "")
-                  + f"{med[a] / med[d]:.1f}×" for a, d in ratios]
+        cells += [(">" if med[b] >= args.timeout else "") + f"{med[b] / med['sat']:.1f}×"
+                  for b in ratios]
         verdict = "/".join(sorted(verdicts)) or "?"
         if len(verdicts) > 1:
             verdict = "DISAGREE " + verdict

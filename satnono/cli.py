@@ -156,8 +156,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         seconds = time.monotonic() - started
         verdict = _verdict(len(found), limit, complete)
         label = f"{args.puzzle}" + (f" #{idx}" if total > 1 else "")
-        workers = f", {args.workers} workers" if (args.workers or 1) > 1 else ""
-        _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}{workers}]")
+        _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}]")
         results.append((idx, puzzle, found, complete))
         if args.verify and complete:
             worst = max(worst, _verify(label, puzzle, args, found, limit))
@@ -248,8 +247,8 @@ def _backend_options(args: argparse.Namespace) -> dict:
             raise Usage("--solver goes with --backend sat")
         opts["solver"] = args.solver
     if args.workers:
-        if args.backend not in ("sat", "cpsat", "plain-cpsat"):
-            raise Usage("--workers goes with --backend sat or cpsat")
+        if args.backend not in ("cpsat", "plain-cpsat"):
+            raise Usage("--workers goes with --backend cpsat")
         opts["workers"] = args.workers
     return opts
 
@@ -409,8 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver", metavar="NAME",
                    help="sat backend: the pysat solver (default cadical195)")
     p.add_argument("--workers", type=_count, metavar="N",
-                   help="sat backend: CaDiCaL configurations that race, the first to "
-                   "answer going on alone; cpsat backend: search workers (default 1)")
+                   help="cpsat backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (at the root; native --no-learning: at every node)")
     p.add_argument("--no-learning", action="store_true",

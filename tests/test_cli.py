@@ -81,19 +81,6 @@ def test_limit_and_all(tmp_path, capsys):
     assert len(json.loads(capsys.readouterr().out)["solutions"]) == 7
 
 
-def test_workers_race_on_the_sat_backend(tmp_path, capsys):
-    p = tmp_path / "perm.json"
-    p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
-    assert main(["solve", str(p), "--all", "--to", "json", "--workers", "2"]) == 0
-    out = capsys.readouterr()
-    assert len(json.loads(out.out)["solutions"]) == 120
-    assert "backend sat, 2 workers" in out.err
-    assert main(["solve", str(p), "--workers", "2", "--backend", "native"]) == 2
-    assert "--workers goes with --backend sat or cpsat" in capsys.readouterr().err
-    assert main(["solve", str(p), "--workers", "2", "--solver", "glucose4"]) == 2
-    assert "cannot be combined with --solver glucose4" in capsys.readouterr().err
-
-
 def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):
     p = tmp_path / "perm.json"
     p.write_text(json.dumps({"rows": [[1]] * 9, "columns": [[1]] * 9}))  # 362880 solutions

@@ -63,10 +63,10 @@ def sat_solutions(puzzle: Puzzle, *, solver: str = "cadical195", timeout: float 
     clauses, cells, _ = block_start_cnf(puzzle)
     variables = list(cells.values())
     deadline = deadline_of(timeout)
-    # CaDiCaL as it comes (config=None): the baseline is what a user would write first
-    models = (_enumerate(solver, clauses, variables, limit, config=None) if deadline is None
+    # CaDiCaL as it comes (tuned=False): the baseline is what a user would write first
+    models = (_enumerate(solver, clauses, variables, limit, tuned=False) if deadline is None
               else _enumerate_with_deadline(solver, clauses, variables, limit, deadline,
-                                            timeout or 0, config=None))
+                                            timeout or 0, tuned=False))
     for true in models:
         yield Solution(puzzle.width, tuple(
             sum(1 << c for c in range(puzzle.width) if cells[(r, c)] in true)

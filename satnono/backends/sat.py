@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..child import race, stream
+from ..child import stream
 from ..encode import decode, residual
 from ..errors import SatnonoError
 from ..presolve import deadline_of
@@ -21,18 +21,6 @@ DEFAULT_SOLVER = "cadical195"
 #: the hardest tournament puzzles it is about 5× faster than the default (see the notes in
 #: benchmarks/results/README.md).
 CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimeffort": 10, "subsumeeffort": 60}
-
-
-def worker_config(k: int) -> dict:
-    """CaDiCaL options of racing worker k (``--workers``): the "sat" configuration, then
-    CaDiCaL's default (faster on some puzzles, Gettys among them, slower on others, such as
-    Sierp), then both again under other seeds."""
-    config = dict(CADICAL_SAT_CONFIG) if k % 2 == 0 else {}
-    if k >= 2:
-        config["seed"] = k // 2
-    return config
-
-
 #: pysat solvers that cannot take new clauses between solve calls
 NOT_INCREMENTAL = ("kissat",)
 
@@ -55,15 +43,10 @@ def check_solver(name: str, enumerating: bool) -> None:
 
 
 def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | None = None,
-              limit: int | None = None, probing: bool = True, ctx: Context | None = None,
-              workers: int = 1) -> Iterator[Solution]:
-    """Propagate (and probe) at the root, then enumerate the residual CNF's models; with
-    ``workers`` > 1, that many CaDiCaL configurations race and the first to answer goes on
-    enumerating alone."""
+              limit: int | None = None, probing: bool = True, ctx: Context | None = None
+              ) -> Iterator[Solution]:
+    """Propagate (and probe) at the root, then enumerate the residual CNF's models."""
     check_solver(solver, enumerating=limit != 1)
-    if workers > 1 and solver != DEFAULT_SOLVER:
-        raise UnsupportedSolver(f"--workers races configurations of {DEFAULT_SOLVER}; "
-                                f"it cannot be combined with --solver {solver}")
     ctx = ctx or Context(puzzle)
     deadline = deadline_of(timeout)
     board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout)
@@ -73,37 +56,32 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
         yield board.to_solution()
         return
     cells = list(enc.cells.values())
-    if workers > 1:
-        jobs = [(_enumerate_sorted, (solver, enc.clauses, cells, limit, worker_config(k)))
-                for k in range(workers)]
-        models = (set(true) for true in race(jobs, deadline, timeout or 0, "SAT solver"))
-    elif deadline is None:
-        models = _enumerate(solver, enc.clauses, cells, limit)
-    else:
-        models = _enumerate_with_deadline(solver, enc.clauses, cells, limit, deadline,
-                                          timeout or 0)
-    for true in models:
-        yield Solution(puzzle.width, tuple(decode(enc, true)))
+    if deadline is None:
+        for true in _enumerate(solver, enc.clauses, cells, limit):
+            yield Solution(puzzle.width, tuple(decode(enc, true)))
+        return
+    yield from (Solution(puzzle.width, tuple(decode(enc, true)))
+                for true in _enumerate_with_deadline(solver, enc.clauses, cells, limit,
+                                                     deadline, timeout or 0))
 
 
-def new_solver(name: str, clauses: list[list[int]], config: dict | None = CADICAL_SAT_CONFIG):
-    """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 with ``config`` (by default its
-    "sat" configuration; None or {}: CaDiCaL's own default)."""
+def new_solver(name: str, clauses: list[list[int]], tuned: bool = True):
+    """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration."""
     from pysat.solvers import Solver
 
     s = Solver(name=name)
-    if config and name == "cadical195":
-        s.configure(config)
+    if tuned and name == "cadical195":
+        s.configure(CADICAL_SAT_CONFIG)
     s.append_formula(clauses)
     return s
 
 
 def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None,
-               config: dict | None = CADICAL_SAT_CONFIG) -> Iterator[set[int]]:
+               tuned: bool = True) -> Iterator[set[int]]:
     """True cell variables of each model; one solver, one blocking clause per model."""
 
     found = 0
-    with new_solver(solver, clauses, config) as s:
+    with new_solver(solver, clauses, tuned) as s:
         while s.solve():
             model = s.get_model()
             true = {v for v in cells if model[v - 1] > 0}
@@ -116,16 +94,16 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
 
 def _enumerate_with_deadline(solver: str, clauses: list[list[int]], cells: list[int],
                              limit: int | None, deadline: float, timeout: float,
-                             config: dict | None = CADICAL_SAT_CONFIG) -> Iterator[set[int]]:
+                             tuned: bool = True) -> Iterator[set[int]]:
     """The same enumeration in a child process that is killed at the deadline: most pysat
     solvers (CaDiCaL among them) cannot be interrupted inside one solve call."""
-    for true in stream(_enumerate_sorted, (solver, clauses, cells, limit, config), deadline,
+    for true in stream(_enumerate_sorted, (solver, clauses, cells, limit, tuned), deadline,
                        timeout,
                        what="SAT solver"):
         yield set(true)
 
 
 def _enumerate_sorted(solver: str, clauses: list[list[int]], cells: list[int],
-                      limit: int | None, config: dict | None) -> Iterator[list[int]]:
-    for true in _enumerate(solver, clauses, cells, limit, config):
+                      limit: int | None, tuned: bool) -> Iterator[list[int]]:
+    for true in _enumerate(solver, clauses, cells, limit, tuned):
         yield sorted(true)
