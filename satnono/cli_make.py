@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _say
 
@@ -24,6 +25,8 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
 
     lines: list[str] = []
     data: dict = {"puzzle": label, "title": puzzle.title, "size": puzzle.size}
+    # one limit for the whole check: the rating gets what the verdict left
+    deadline = None if timeout is None else time.monotonic() + timeout
     try:
         u = uniqueness(puzzle, timeout=timeout)
     except SearchTimeout as exc:
@@ -62,7 +65,8 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
             lines.append(f"  the goal picture has {len(sw)} 2×2 checkerboard(s) that flip "
                          f"without changing a clue — redraw there: {where}{more}")
     if rate_it:
-        r = rate(puzzle, timeout=timeout)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+        r = rate(puzzle, timeout=left)
         data["difficulty"] = r.as_dict()
         lines.append(f"  difficulty: {r.describe()}")
     return status, data, lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,6 +88,34 @@ def test_check_command(capsys):
     assert got["verdict"] == "multiple" and len(got["solutions"]) == 2
     assert sorted(got["ambiguous"]) == [[1, 1], [1, 2], [2, 1], [2, 2]]
     assert got["difficulty"]["level"] == "search"
+
+
+def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
+    # the rating gets only what the verdict left of --timeout, not a second full budget
+    from pathlib import Path
+
+    import satnono.check
+    import satnono.difficulty
+
+    real_uniqueness, real_rate = satnono.check.uniqueness, satnono.difficulty.rate
+    given: list[float | None] = []
+
+    def slow_uniqueness(puzzle, **kw):
+        time.sleep(0.5)
+        return real_uniqueness(puzzle, **kw)
+
+    def spy_rate(puzzle, *, timeout=None):
+        given.append(timeout)
+        return real_rate(puzzle, timeout=timeout)
+
+    monkeypatch.setattr(satnono.check, "uniqueness", slow_uniqueness)
+    monkeypatch.setattr(satnono.difficulty, "rate", spy_rate)
+    car = Path(__file__).resolve().parents[1] / "puzzles" / "car.dat"
+    assert main(["check", str(car), "--timeout", "2"]) == 0
+    assert given and given[0] is not None and given[0] <= 1.5
+    assert main(["check", str(car)]) == 0
+    assert given[1] is None
+    capsys.readouterr()
 
 
 def test_make_from_png_and_text(tmp_path, capsys):
