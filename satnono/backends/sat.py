@@ -19,9 +19,9 @@ DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
 #: satisfiable instances. Nonograms given to the solver almost always have solutions; on
 #: the hardest tournament puzzles it is about 5× faster than the default (see the notes in
-#: benchmarks/results/README.md). The effort options carry CaDiCaL 1.9.5's names (2.0
-#: renamed them ``elimeffort``, ``subsumeeffort``): pysat passes any name on without a
-#: word, so a wrong one is silently ignored. On the puzzles measured so far only
+#: benchmarks/results/README.md). The effort options carry CaDiCaL 1.9.5's names (later
+#: versions call them ``elimeffort``, ``subsumeeffort``): pysat passes any name on without
+#: a word, so a wrong one is silently ignored. On the puzzles measured so far only
 #: ``stabilizeonly`` changes the search.
 CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
 #: pysat solvers that cannot take new clauses between solve calls
