@@ -21,12 +21,13 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
     from .check import ambiguity_grid, switches, uniqueness
     from .difficulty import rate
     from .errors import SearchTimeout
+    from .presolve import deadline_of
     from .puzzle import Solution
 
     lines: list[str] = []
     data: dict = {"puzzle": label, "title": puzzle.title, "size": puzzle.size}
     # one limit for the whole check: the rating gets what the verdict left
-    deadline = None if timeout is None else time.monotonic() + timeout
+    deadline = deadline_of(timeout)
     try:
         u = uniqueness(puzzle, timeout=timeout)
     except SearchTimeout as exc:

@@ -98,23 +98,23 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
     import satnono.difficulty
 
     real_uniqueness, real_rate = satnono.check.uniqueness, satnono.difficulty.rate
-    given: list[float | None] = []
+    budgets: list[float | None] = []
 
     def slow_uniqueness(puzzle, **kw):
         time.sleep(0.5)
         return real_uniqueness(puzzle, **kw)
 
     def spy_rate(puzzle, *, timeout=None):
-        given.append(timeout)
+        budgets.append(timeout)
         return real_rate(puzzle, timeout=timeout)
 
     monkeypatch.setattr(satnono.check, "uniqueness", slow_uniqueness)
     monkeypatch.setattr(satnono.difficulty, "rate", spy_rate)
     car = Path(__file__).resolve().parents[1] / "puzzles" / "car.dat"
     assert main(["check", str(car), "--timeout", "2"]) == 0
-    assert given and given[0] is not None and given[0] <= 1.5
+    assert budgets and budgets[0] is not None and budgets[0] <= 1.5
     assert main(["check", str(car)]) == 0
-    assert given[1] is None
+    assert budgets[1] is None
     capsys.readouterr()
 
 
