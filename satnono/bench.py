@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
+from .errors import OutputError
 from .puzzle import Puzzle
 
 MODES = {"first": 1, "validate": 2, "count": None}
@@ -178,10 +179,13 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
 
 def append_csv(path: str, run: Run) -> None:
     new = not os.path.exists(path) or os.path.getsize(path) == 0
-    with open(path, "a", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=COLUMNS)
-        if new:
-            w.writeheader()
-        w.writerow(asdict(run))
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with open(path, "a", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=COLUMNS)
+            if new:
+                w.writeheader()
+            w.writerow(asdict(run))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None

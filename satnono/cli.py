@@ -9,16 +9,14 @@ Exit status: 0 done; 1 the puzzle has no solution; 2 bad input or usage;
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .backends import BACKENDS
 from .errors import SatnonoError, SearchTimeout
+from .output import atomic_output, check_writable
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
 
@@ -28,35 +26,6 @@ class Usage(SatnonoError):
 
 
 # ---------------------------------------------------------------- output helpers
-
-@contextlib.contextmanager
-def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]:
-    """Write to a temporary file beside ``path`` and rename it into place on success only:
-    a crash, an error or a timeout never leaves a half-written file. ``None`` is stdout."""
-    if path is None or path == "-":
-        out = sys.stdout.buffer if binary else sys.stdout
-        yield out
-        out.flush()
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".satnono-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8",
-                       newline=None if binary else "\n") as fh:
-            yield fh
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; outputs are not
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
 
 def _say(msg: str) -> None:
     print(msg, file=sys.stderr)
@@ -466,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
+        # before the work, not after it; a report makes its own folder for the plots
+        if not getattr(args, "report", None):
+            check_writable(getattr(args, "output", None))
+        check_writable(getattr(args, "trace_gif", None))
         return run(args)
     except SatnonoError as exc:
         _say(f"satnono: {exc}")

@@ -90,9 +90,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_make(args: argparse.Namespace) -> int:
-    from .cli import atomic_output
     from .formats import FORMATS, format_for_extension, read_file, write_puzzle
     from .image import is_image, parse_size, read_image
+    from .output import atomic_output
     from .puzzle import Solution, puzzle_from_picture, validate
 
     fmt = args.to or (format_for_extension(args.output) if args.output else None) or "non"
@@ -132,9 +132,9 @@ def cmd_render(args: argparse.Namespace) -> int:
     import os
 
     from . import draw
-    from .cli import atomic_output
     from .errors import SearchTimeout
     from .formats import load
+    from .output import atomic_output
     from .puzzle import Solution, is_solution
 
     kind = args.to or os.path.splitext(args.output)[1].lower().lstrip(".")

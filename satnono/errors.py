@@ -40,3 +40,7 @@ class SearchTimeout(SatnonoError):
 
 class UnsupportedOutput(SatnonoError):
     """The chosen output format cannot hold this puzzle (say, a non-square tournament file)."""
+
+
+class OutputError(SatnonoError):
+    """An output file that cannot be written (no such folder, a folder given as file, …)."""

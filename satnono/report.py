@@ -12,6 +12,7 @@ import statistics
 import time
 
 from .bench import Run, read_csv
+from .output import atomic_output
 
 FAILED = ("timeout", "error")
 
@@ -61,10 +62,8 @@ def write_report(csv_path: str, out_path: str) -> str:
     for suite in dict.fromkeys(r.suite for r in runs):
         lines += _suite_section(suite, [r for r in runs if r.suite == suite], folder, stem)
     text = "\n".join(lines) + "\n"
-    tmp = out_path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
+    with atomic_output(out_path) as fh:
         fh.write(text)
-    os.replace(tmp, out_path)
     return out_path
 
 

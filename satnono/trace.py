@@ -137,8 +137,6 @@ class Tracer:
 def write_gif(path: str, puzzle: Puzzle, frames: list) -> None:
     """One frame per recorded step: filled black, empty white, unknown grey, the line being
     analysed tinted. Written atomically."""
-    import os
-    import tempfile
 
     from PIL import Image, ImageDraw
 
@@ -160,16 +158,8 @@ def write_gif(path: str, puzzle: Puzzle, frames: list) -> None:
                                 fill=colour)
         images.append(img)
     durations = [60] * (len(images) - 1) + [2500]
-    fd, tmp = tempfile.mkstemp(prefix=".satnono-", suffix=".gif",
-                               dir=os.path.dirname(os.path.abspath(path)))
-    os.close(fd)
-    try:
-        images[0].save(tmp, save_all=True, append_images=images[1:], duration=durations,
-                       loop=0, optimize=False)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    from .output import atomic_output
+
+    with atomic_output(path, binary=True) as fh:
+        images[0].save(fh, format="GIF", save_all=True, append_images=images[1:],
+                       duration=durations, loop=0, optimize=False)

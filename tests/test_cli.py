@@ -120,6 +120,51 @@ def test_missing_file_and_unknown_format(tmp_path):
     assert r.returncode == 2 and "unknown puzzle format" in r.stderr
 
 
+@pytest.mark.parametrize("command", [
+    ["solve", "car.dat", "-o", "{out}.sol"],
+    ["solve", "car.dat", "--backend", "native", "--trace-gif", "{out}.gif"],
+    ["convert", "car.dat", "-o", "{out}.non"],
+    ["render", "car.dat", "-o", "{out}.png"],
+    ["make", "key.txt", "-o", "{out}.non"],
+    ["bench", "car.dat", "--backend", "sat", "-o", "{out}.csv"],
+])
+def test_an_output_path_that_cannot_work_is_refused_before_the_work(tmp_path, command):
+    """A missing folder, a folder given as file, a file used as folder: one line, exit 2."""
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "file").write_text("")
+    cases = [(tmp_path / "nope" / "out", "the folder"), (tmp_path / "file" / "out", "not a folder")]
+    for out, message in cases:
+        args = [str(PUZZLES / a) if a in ("car.dat", "key.txt") else a.format(out=out)
+                for a in command]
+        r = run(*args)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.startswith(f"satnono: cannot write {out}") and message in r.stderr
+        assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    flag = command.index("-o") if "-o" in command else command.index("--trace-gif")
+    args = [str(PUZZLES / a) if a in ("car.dat", "key.txt") else a for a in command]
+    args[flag + 1] = str(tmp_path / "dir")
+    r = run(*args)
+    assert r.returncode == 2 and "it is a folder" in r.stderr and "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
+    assert list((tmp_path / "dir").iterdir()) == []
+
+
+def test_a_failed_rename_leaves_neither_file_nor_temporary(tmp_path, monkeypatch):
+    import os
+
+    from satnono.errors import OutputError
+    from satnono.output import atomic_output
+
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OutputError, match="cannot write .*out.sol: Permission denied"):
+        with atomic_output(str(tmp_path / "out.sol")) as fh:
+            fh.write("x")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_convert_between_formats_keeps_the_clues(tmp_path):
     from satnono.formats import load
 
