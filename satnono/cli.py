@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from .backends import BACKENDS
 from .errors import SatnonoError, SearchTimeout
+from .formats import shown
 from .output import atomic_output, check_writable
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
@@ -62,7 +63,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     fmt = _solution_format(args)
     chosen, total = _chosen(args)
     if len(chosen) > 1 and fmt != "text" and args.output not in (None, "-") and fmt != "json":
-        raise Usage(f"{args.puzzle} holds {len(chosen)} puzzles; pick one with --index to "
+        raise Usage(f"{shown(args.puzzle)} holds {len(chosen)} puzzles; pick one with --index to "
                     f"write {fmt}")
     # how many solutions to look for, and how many to show
     if args.all:
@@ -80,7 +81,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             raise Usage("--trace follows the native solver's steps; drop --backend or use "
                         "--backend native")
         if args.trace_gif and len(chosen) > 1:
-            raise Usage(f"{args.puzzle} holds {len(chosen)} puzzles; pick one with --index "
+            raise Usage(f"{shown(args.puzzle)} holds {len(chosen)} puzzles; pick one with --index "
                         "for --trace-gif")
     args.backend = args.backend or ("native" if tracing else "sat")
 
@@ -124,7 +125,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                      + (f"; animation written to {args.trace_gif}" if args.trace_gif else ""))
         seconds = time.monotonic() - started
         verdict = _verdict(len(found), limit, complete)
-        label = f"{args.puzzle}" + (f" #{idx}" if total > 1 else "")
+        label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
         _say(f"{label}: {verdict} [{seconds:.2f} s, backend {args.backend}]")
         results.append((idx, puzzle, found, complete))
         if args.verify and complete:
@@ -247,7 +248,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     chosen, total = _chosen(args)
     worst = EXIT_OK
     for idx, puzzle in chosen:
-        label = args.puzzle + (f" #{idx}" if total > 1 else "")
+        label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
         res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
                     threshold=args.threshold)
         if args.json:
@@ -297,10 +298,10 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
         sols = list(solve(puzzle, limit=2, timeout=args.timeout))
         if not sols:
-            _say(f"{args.puzzle}: no solution, nothing to draw")
+            _say(f"{shown(args.puzzle)}: no solution, nothing to draw")
             return EXIT_NO_SOLUTION
         if len(sols) > 1:
-            _say(f"{args.puzzle}: not unique; drawing the first solution")
+            _say(f"{shown(args.puzzle)}: not unique; drawing the first solution")
         sols = sols[:1]
     from . import render
 
@@ -326,7 +327,8 @@ def cmd_formats(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- argument parsing
 
 def _add_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("puzzle", help="puzzle file (format detected from extension and content)")
+    p.add_argument("puzzle", help="puzzle file (format detected from extension and content; "
+                   "- reads standard input)")
     p.add_argument("--from", dest="fmt", metavar="FORMAT",
                    help="input format, overriding detection (see 'satnono formats')")
     p.add_argument("--index", type=int, metavar="N",

@@ -11,6 +11,7 @@ import json
 import time
 
 from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _say
+from .formats import shown
 
 EXIT_MULTIPLE = 5
 
@@ -78,7 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     worst = EXIT_OK
     items = []
     for idx, puzzle in chosen:
-        label = args.puzzle + (f" #{idx}" if total > 1 else "")
+        label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
         status, data, lines = _report(label, puzzle, args.timeout, args.json)
         items.append(data)
         if not args.json:
@@ -90,8 +91,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_make(args: argparse.Namespace) -> int:
-    from .formats import FORMATS, format_for_extension, read_file, write_puzzle
-    from .image import is_image, parse_size, read_image
+    from .formats import (
+        FORMATS,
+        STDIN,
+        format_for_extension,
+        read_bytes,
+        read_file,
+        read_stdin,
+        write_puzzle,
+    )
+    from .image import is_image, looks_like_image, parse_size, read_image
     from .output import atomic_output
     from .puzzle import Solution, puzzle_from_picture, validate
 
@@ -99,30 +108,36 @@ def cmd_make(args: argparse.Namespace) -> int:
     if fmt not in FORMATS or FORMATS[fmt].write is None:
         raise Usage(f"cannot write puzzles as {fmt!r}; see 'satnono formats'")
     size = parse_size(args.size) if args.size else None
-    if is_image(args.picture):
-        pic = read_image(args.picture, threshold=args.threshold, invert=args.invert, size=size)
+    data = read_stdin() if args.picture == "-" else None
+    if is_image(args.picture) or (data is not None and looks_like_image(data)):
+        pic = read_image(shown(args.picture), threshold=args.threshold, invert=args.invert,
+                         size=size, data=data)
     else:
         if size is not None:
             raise Usage("--size scales images (PNG, GIF, …); PBM and text grids are used as is")
-        puzzles = read_file(args.picture, args.fmt or _picture_format(args.picture))
+        puzzles = (read_bytes(data, STDIN, args.fmt) if data is not None else
+                   read_file(args.picture, args.fmt or _picture_format(args.picture)))
         if len(puzzles) != 1 or not puzzles[0].goal:
-            raise Usage(f"{args.picture}: not a picture (PBM, a text grid of #/., or an image)")
+            raise Usage(f"{shown(args.picture)}: not a picture (PBM, a text grid of #/., "
+                        "or an image)")
         pic = Solution.from_strings(puzzles[0].goal)
         if args.invert:
             full = (1 << pic.width) - 1
             pic = Solution(pic.width, tuple(full & ~m for m in pic.rows))
     if not any(pic.rows):
-        raise Usage(f"{args.picture}: the picture is blank at threshold {args.threshold} "
+        raise Usage(f"{shown(args.picture)}: the picture is blank at threshold {args.threshold} "
                     "(try --threshold or --invert)")
     import os
 
-    title = args.title or os.path.splitext(os.path.basename(args.picture))[0]
+    title = args.title or ("" if args.picture == "-" else
+                           os.path.splitext(os.path.basename(args.picture))[0])
     puzzle = puzzle_from_picture(pic, title=title)
     validate(puzzle)
     with atomic_output(args.output) as out:
         out.write(write_puzzle(puzzle, fmt))
     where = args.output or "standard output"
-    status, _, lines = _report(f"{title} ({puzzle.size}, written to {where})", puzzle,
+    status, _, lines = _report(f"{title or shown(args.picture)} ({puzzle.size}, written to "
+                               f"{where})", puzzle,
                                args.timeout, False, rate_it=not args.no_rating)
     _say("\n".join(lines))
     return status
@@ -152,12 +167,12 @@ def cmd_render(args: argparse.Namespace) -> int:
 
         board = Board(puzzle.width, puzzle.height)
         if not propagate(Context(puzzle), board):
-            _say(f"{args.puzzle}: line logic finds the clues contradictory; drawing blank")
+            _say(f"{shown(args.puzzle)}: line logic finds the clues contradictory; drawing blank")
             grid = None
         else:
             grid = draw.board_grid(board)
             left = puzzle.width * puzzle.height - board.known()
-            _say(f"{args.puzzle}: line logic leaves {left} of "
+            _say(f"{shown(args.puzzle)}: line logic leaves {left} of "
                  f"{puzzle.width * puzzle.height} cells unknown (shaded)")
     else:
         sol = Solution.from_strings(puzzle.goal) if puzzle.goal else None
@@ -167,12 +182,12 @@ def cmd_render(args: argparse.Namespace) -> int:
             try:
                 found = list(solve(puzzle, "sat", limit=2, timeout=args.timeout))
             except SearchTimeout as exc:
-                raise Usage(f"{args.puzzle}: {exc}; nothing drawn") from None
+                raise Usage(f"{shown(args.puzzle)}: {exc}; nothing drawn") from None
             if not found:
-                _say(f"{args.puzzle}: no solution; nothing drawn")
+                _say(f"{shown(args.puzzle)}: no solution; nothing drawn")
                 return EXIT_NO_SOLUTION
             if len(found) > 1:
-                _say(f"{args.puzzle}: not unique; drawing the first solution")
+                _say(f"{shown(args.puzzle)}: not unique; drawing the first solution")
                 status = EXIT_MULTIPLE
             sol = found[0]
         grid = draw.solution_grid(sol)
@@ -216,7 +231,7 @@ def add_parsers(sub, add_input, positive) -> None:
                        description="Derive the clues of a picture (PBM, text grid of #/., "
                        "PNG, GIF, BMP, JPEG), write the puzzle with its goal picture, and "
                        "check it at once. Exit 0 unique, 5 not unique, 1 no solution.")
-    p.add_argument("picture")
+    p.add_argument("picture", help="picture file (- reads standard input)")
     p.add_argument("-o", "--output", metavar="PUZZLE", help="puzzle file (default: stdout)")
     p.add_argument("--to", metavar="FORMAT", help="puzzle format (default: from the "
                    "extension of PUZZLE, else non)")

@@ -3,12 +3,21 @@ white (dark is filled), optionally scaled down first. PBM and text grids need no
 
 from __future__ import annotations
 
+import io
 import os
 
 from .errors import ParseError
 from .puzzle import MAX_SIDE, Solution
 
 IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
+
+
+#: how the formats Pillow reads begin, for pictures that arrive without a file name
+_SIGNATURES = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
+
+
+def looks_like_image(data: bytes) -> bool:
+    return data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -22,14 +31,15 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def read_image(path: str, *, threshold: int = 128, invert: bool = False,
-               size: tuple[int, int] | None = None) -> Solution:
-    """Cells darker than ``threshold`` (0..255) are filled; transparent pixels are empty."""
+               size: tuple[int, int] | None = None, data: bytes | None = None) -> Solution:
+    """Cells darker than ``threshold`` (0..255) are filled; transparent pixels are empty.
+    ``data``: the image's bytes, read already (``path`` then only names it)."""
     try:
         from PIL import Image, UnidentifiedImageError
     except ImportError:  # pragma: no cover - Pillow is a dependency
         raise ParseError("reading images needs Pillow (pip install pillow)", path) from None
     try:
-        with Image.open(path) as img:
+        with Image.open(path if data is None else io.BytesIO(data)) as img:
             img.load()
             if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info:
                 rgba = img.convert("RGBA")

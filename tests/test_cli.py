@@ -35,9 +35,14 @@ TWO_SOL = """\
 """
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+    if isinstance(stdin, bytes):
+        r = subprocess.run([sys.executable, "-m", "satnono", *args], capture_output=True,
+                           input=stdin, timeout=120)
+        return subprocess.CompletedProcess(r.args, r.returncode, r.stdout.decode(),
+                                           r.stderr.decode())
     return subprocess.run([sys.executable, "-m", "satnono", *args], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, input=stdin)
 
 
 @pytest.mark.parametrize("name,expected", [("car.dat", CAR_SOL), ("two.dat", TWO_SOL)])
@@ -163,6 +168,43 @@ def test_a_failed_rename_leaves_neither_file_nor_temporary(tmp_path, monkeypatch
         with atomic_output(str(tmp_path / "out.sol")) as fh:
             fh.write("x")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["car.dat", "cup.non", "key.non"])
+def test_dash_reads_the_puzzle_from_standard_input(tmp_path, name):
+    """No file name, so no extension: the format comes from the content alone."""
+    from_file = run("solve", str(PUZZLES / name), "--all")
+    piped = run("solve", "-", "--all", stdin=(PUZZLES / name).read_bytes())
+    assert piped.returncode == from_file.returncode == 0
+    assert piped.stdout == from_file.stdout and piped.stdout.strip()
+    assert piped.stderr.startswith("<stdin>: ")
+    r = run("solve", "-", stdin="width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n")
+    assert r.returncode == 2 and r.stderr.startswith("satnono: <stdin>:4: row 1: clue 3")
+    assert run("count", "-", stdin=(PUZZLES / "two.dat").read_text()).stdout == "2\n"
+
+
+def test_make_reads_a_picture_from_standard_input(tmp_path):
+    grid = (PUZZLES / "key.txt").read_text()
+    from_file = run("make", str(PUZZLES / "key.txt"), "--no-rating")
+    piped = run("make", "-", "--no-rating", stdin=grid)
+    assert piped.returncode == from_file.returncode == 0
+    # the same clues and goal; only the title (the file's name) differs
+    strip = [line for line in piped.stdout.splitlines() if not line.startswith("title")]
+    assert strip == [line for line in from_file.stdout.splitlines()
+                     if not line.startswith("title")]
+    from PIL import Image
+
+    rows = [line for line in grid.splitlines() if line.strip()]
+    img = Image.new("L", (len(rows[0]), len(rows)), 255)
+    for y, line in enumerate(rows):
+        for x, ch in enumerate(line):
+            if ch == "#":
+                img.putpixel((x, y), 0)
+    png = tmp_path / "key.png"
+    img.save(png)
+    r = run("make", "-", "--no-rating", stdin=png.read_bytes())
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if not line.startswith("title")] == strip
 
 
 def test_convert_between_formats_keeps_the_clues(tmp_path):

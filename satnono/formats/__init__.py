@@ -8,6 +8,7 @@ where the format can hold any puzzle, ``write(puzzle) -> str``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ from ._common import decode
 
 #: Files larger than this are refused before reading: no real puzzle comes close.
 MAX_BYTES = 64 * 1024 * 1024
+#: how standard input is named in messages
+STDIN = "<stdin>"
 
 
 @dataclass(frozen=True)
@@ -119,8 +122,18 @@ def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> li
     raise first_error
 
 
+def read_stdin() -> bytes:
+    data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ParseError(f"more than the {MAX_BYTES} bytes accepted", STDIN, None)
+    return data
+
+
 def read_file(path: str, fmt: str | None = None) -> list[Puzzle]:
-    """Every puzzle in a file, validated; a ParseError for anything unreadable."""
+    """Every puzzle in a file (``-``: standard input), validated; a ParseError for anything
+    unreadable."""
+    if path == "-":
+        return read_bytes(read_stdin(), STDIN, fmt)
     try:
         size = os.path.getsize(path)
         if size > MAX_BYTES:
@@ -131,6 +144,11 @@ def read_file(path: str, fmt: str | None = None) -> list[Puzzle]:
     except OSError as exc:
         raise ParseError(f"cannot read the file ({exc.strerror or exc})", path, None) from None
     return read_bytes(data, path, fmt)
+
+
+def shown(path: str) -> str:
+    """How an input path is named in messages: ``-`` is standard input."""
+    return STDIN if path == "-" else path
 
 
 def load(path: str, index: int | None = None, fmt: str | None = None) -> Puzzle:
