@@ -97,6 +97,23 @@ def test_timeout_in_sat_and_cpsat_stops_cleanly():
                 pass
 
 
+@needs_corpus
+def test_the_time_limit_covers_encoding_and_search_on_every_backend():
+    """Gettys takes every backend far longer than a second; each must stop at the limit,
+    its encoding included (plain-sat once spent 0.8 s encoding before its clock started)."""
+    import time
+
+    from satnono import SearchTimeout
+    from satnono.suites import survey
+
+    (p,) = [p for n, p in survey() if n == "Gettys"]
+    for b in ("sat", "cpsat", "native", "plain-sat", "plain-cpsat"):
+        started = time.monotonic()
+        with pytest.raises(SearchTimeout):
+            list(solve(p, b, limit=2, timeout=1.0))
+        assert time.monotonic() - started < 1.6, b
+
+
 CORPUS_COUNTS = [("test_pattern_05.txt", 109), ("test_pattern_06.txt", 2),
                  ("test_pattern_07.txt", 2), ("test_pattern_08.txt", 16),
                  ("test_pattern_11.txt", 3), ("test_pattern_12.txt", 33),

@@ -26,10 +26,10 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
               limit: int | None = None, ctx: Context | None = None,
               propagation: bool = True) -> Iterator[Solution]:
     """``propagation=False`` is the plain baseline: every cell a variable."""
+    started = time.monotonic()
     from ortools.sat.python import cp_model
 
     ctx = ctx or Context(puzzle)
-    started = time.monotonic()
     board = Board(puzzle.width, puzzle.height)
     if propagation and not propagate(ctx, board):
         return
@@ -59,8 +59,9 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.enumerate_all_solutions = True
-    if timeout is not None:
-        solver.parameters.max_time_in_seconds = timeout
+    if timeout is not None:  # propagation and building the model count against it too
+        solver.parameters.max_time_in_seconds = max(timeout - (time.monotonic() - started),
+                                                    0.001)
     handoff: queue.Queue = queue.Queue(maxsize=64)
     stop = threading.Event()
     keys = list(cells)

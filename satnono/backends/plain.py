@@ -60,9 +60,9 @@ def sat_solutions(puzzle: Puzzle, *, solver: str = "cadical195", timeout: float 
     from ..presolve import deadline_of
     from .sat import _enumerate, _enumerate_with_deadline
 
+    deadline = deadline_of(timeout)  # the encoding counts against the time limit too
     clauses, cells, _ = block_start_cnf(puzzle)
     variables = list(cells.values())
-    deadline = deadline_of(timeout)
     # CaDiCaL as it comes (tuned=False): the baseline is what a user would write first
     models = (_enumerate(solver, clauses, variables, limit, tuned=False) if deadline is None
               else _enumerate_with_deadline(solver, clauses, variables, limit, deadline,
