@@ -87,6 +87,17 @@ def test_other_incremental_solvers_enumerate_the_same(solver):
     assert len(set(solve(p, "sat", solver=solver))) == 120
 
 
+@pytest.mark.parametrize("backend,option,known", [
+    ("sat", "workers", "solver, probing"), ("native", "solver", "probing, learning"),
+    ("cpsat", "probing", "workers"), ("plain-sat", "workers", "solver"),
+])
+def test_an_option_the_backend_lacks_is_named(backend, option, known):
+    p = Puzzle(((1,), (1,)), ((1,), (1,)))
+    with pytest.raises(ValueError, match=f"the {backend} backend has no option '{option}' "
+                       f"\\(its options: {known}"):
+        list(solve(p, backend, **{option: 1}))
+
+
 def test_timeout_in_sat_and_cpsat_stops_cleanly():
     from satnono import SearchTimeout
 

@@ -6,7 +6,7 @@ satnono (or running ``satnono --help``) stays instant.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..puzzle import Puzzle, Solution
 
@@ -19,18 +19,34 @@ def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None 
     if backend == "native":
         from ..native import solve_native
 
+        _check_options(backend, solve_native, options)
         return solve_native(puzzle, timeout=timeout, **options)  # type: ignore[arg-type]
     if backend == "sat":
-        from .sat import solutions as sat_solutions
-
-        return sat_solutions(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
-    if backend == "cpsat":
-        from .cpsat import solutions as cpsat_solutions
-
-        return cpsat_solutions(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
-    if backend in ("plain-sat", "plain-cpsat"):
+        from .sat import solutions as run
+    elif backend == "cpsat":
+        from .cpsat import solutions as run
+    elif backend in ("plain-sat", "plain-cpsat"):
         from . import plain
 
         run = plain.sat_solutions if backend == "plain-sat" else plain.cpsat_solutions
-        return run(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
-    raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    else:
+        raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    _check_options(backend, run, options)
+    return run(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
+
+
+#: keyword arguments that are not options: the call's own, or passed by satnono itself
+_NOT_OPTIONS = ("puzzle", "timeout", "limit", "ctx")
+
+
+def _check_options(backend: str, run: Callable, options: dict) -> None:
+    """An option the backend does not know is a mistake worth naming (``workers`` goes to
+    cpsat, ``solver`` to sat), not a TypeError from deep inside."""
+    import inspect
+
+    params = inspect.signature(run).parameters
+    for name in options:
+        if name not in params or name == "puzzle":
+            takes = [p for p in params if p not in _NOT_OPTIONS]
+            raise ValueError(f"the {backend} backend has no option {name!r} (its options: "
+                             + (", ".join(takes) or "none") + ")")
