@@ -41,8 +41,10 @@ class CountResult:
         if not self.complete:
             return (f"at least {self.count} solution(s): time limit reached "
                     f"({self.method}, {self.seconds:.2f} s); count incomplete")
-        how = {"propagation": "line logic and probing leave one picture"}.get(
-            self.method, f"by {self.method}")
+        how = f"by {self.method}"
+        if self.method == "propagation":  # no solver ran: the board settled it
+            how = ("line logic and probing refute the clues" if self.count == 0 else
+                   "line logic and probing leave one picture")
         residual = (f"; {self.unknown_cells} cells left after propagation, "
                     f"{self.variables} variables, {self.clauses} clauses"
                     if self.variables else "")

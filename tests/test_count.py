@@ -67,6 +67,10 @@ def test_no_solution_counts_zero_everywhere():
     p = Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))
     assert not brute_solutions(p)
     assert set(every_count(p).values()) == {0}
+    res = count(p)
+    assert res.method == "propagation" and "refute the clues" in res.describe()
+    one = count(Puzzle(((2,), (1,)), ((2,), (1,))))
+    assert one.count == 1 and "leave one picture" in one.describe()
 
 
 def test_timeout_gives_a_lower_bound_marked_incomplete():
