@@ -57,20 +57,28 @@ def block_start_cnf(puzzle: Puzzle) -> tuple[list[list[int]], dict[tuple[int, in
 
 def sat_solutions(puzzle: Puzzle, *, solver: str = "cadical195", timeout: float | None = None,
                   limit: int | None = None) -> Iterator[Solution]:
+    from ..child import stream
     from ..presolve import deadline_of
-    from .sat import _enumerate, _enumerate_with_deadline
 
-    deadline = deadline_of(timeout)  # the encoding counts against the time limit too
+    deadline = deadline_of(timeout)
+    if deadline is None:
+        rows = _rows(puzzle, solver, limit)
+    else:  # encoding included: the whole baseline runs where the deadline can stop it
+        rows = stream(_rows, (puzzle, solver, limit), deadline, timeout or 0,
+                      what="SAT solver")
+    for masks in rows:
+        yield Solution(puzzle.width, tuple(masks))
+
+
+def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]:
+    """Row masks of each model of the block-start CNF."""
+    from .sat import _enumerate
+
     clauses, cells, _ = block_start_cnf(puzzle)
-    variables = list(cells.values())
     # CaDiCaL as it comes (tuned=False): the baseline is what a user would write first
-    models = (_enumerate(solver, clauses, variables, limit, tuned=False) if deadline is None
-              else _enumerate_with_deadline(solver, clauses, variables, limit, deadline,
-                                            timeout or 0, tuned=False))
-    for true in models:
-        yield Solution(puzzle.width, tuple(
-            sum(1 << c for c in range(puzzle.width) if cells[(r, c)] in true)
-            for r in range(puzzle.height)))
+    for true in _enumerate(solver, clauses, list(cells.values()), limit, tuned=False):
+        yield [sum(1 << c for c in range(puzzle.width) if cells[(r, c)] in true)
+               for r in range(puzzle.height)]
 
 
 def cpsat_solutions(puzzle: Puzzle, *, timeout: float | None = None, limit: int | None = None,
