@@ -40,6 +40,10 @@ class Run:
     clauses: int = 0
     peak_mb: float = 0.0
     error: str = ""
+    # where and when the run was made: a report may be written later, on another machine
+    # (last, so CSVs written before these columns existed still read and resume)
+    machine: str = ""
+    date: str = ""
 
     def key(self) -> tuple:
         return (self.suite, self.puzzle, self.backend, self.solver, self.mode)
@@ -63,9 +67,26 @@ def read_csv(path: str) -> list[Run]:
     return out
 
 
+def machine() -> str:
+    """This machine as a benchmark report names it: architecture, cores, processor, Python."""
+    import platform
+
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return (f"{platform.machine()}, {os.cpu_count()} cores, {cpu or 'unknown processor'}, "
+            f"Python {platform.python_version()}")
+
+
 def _measure(run: Run, puzzle: Puzzle) -> Run:
     """Runs in the worker process."""
     import resource
+
+    run.machine, run.date = machine(), time.strftime("%Y-%m-%d")
 
     from .errors import SearchTimeout
     from .propagate import Context
@@ -179,6 +200,17 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
 
 def append_csv(path: str, run: Run) -> None:
     new = not os.path.exists(path) or os.path.getsize(path) == 0
+    if not new:
+        with open(path, newline="", encoding="utf-8") as fh:
+            header = next(csv.reader(fh), [])
+        if header != COLUMNS:  # resuming a CSV from an older satnono: bring it up to date
+            from .output import atomic_output
+
+            old = read_csv(path)
+            with atomic_output(path) as fh:
+                w = csv.DictWriter(fh, fieldnames=COLUMNS)
+                w.writeheader()
+                w.writerows(asdict(r) for r in old)
     try:
         with open(path, "a", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=COLUMNS)

@@ -7,11 +7,10 @@ puzzle mean a bug, whatever the times say.
 from __future__ import annotations
 
 import os
-import platform
 import statistics
 import time
 
-from .bench import Run, read_csv
+from .bench import Run, machine, read_csv
 from .output import atomic_output
 
 FAILED = ("timeout", "error")
@@ -44,10 +43,8 @@ def write_report(csv_path: str, out_path: str) -> str:
     os.makedirs(folder, exist_ok=True)
     stem = os.path.splitext(os.path.basename(out_path))[0]
     lines = [f"# satnono benchmark report — {os.path.basename(csv_path)}", "",
-             f"Report written {time.strftime('%Y-%m-%d')} on {platform.machine()}, "
-             f"{os.cpu_count()} cores, Python {platform.python_version()} "
-             f"({platform.processor() or platform.platform()}). Times are wall-clock seconds "
-             "per run, each run in its own process; `>T` is a timeout at T s.", ""]
+             _provenance(runs) + " Times are wall-clock seconds per run, each run in its own "
+             "process; `>T` is a timeout at T s.", ""]
     bad = disagreements(runs)
     errors = [r for r in runs if r.verdict == "error"]
     lines.append("## Errors")
@@ -65,6 +62,19 @@ def write_report(csv_path: str, out_path: str) -> str:
     with atomic_output(out_path) as fh:
         fh.write(text)
     return out_path
+
+
+def _provenance(runs: list[Run]) -> str:
+    """Where the runs were made, from the CSV itself: the report may be written elsewhere."""
+    machines = sorted({r.machine for r in runs if r.machine})
+    dates = sorted({r.date for r in runs if r.date})
+    if not machines:
+        return (f"The CSV does not record its machine (written before satnono recorded it); "
+                f"this report was written {time.strftime('%Y-%m-%d')} on {machine()}.")
+    when = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    unrecorded = sum(1 for r in runs if not r.machine)
+    more = f" ({unrecorded} run(s) without a record)" if unrecorded else ""
+    return f"Runs made {when} on {'; '.join(machines)}{more}."
 
 
 def _fmt(r: Run | None) -> str:
@@ -99,8 +109,7 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     for r in runs:
         table.setdefault((r.puzzle, r.mode), {})[_label(r)] = r
     ratio_cols = [f"{base} / {mine}" for base, mine in pairs]
-    out.append("| puzzle | size | verdict | " + " | ".join(labels) + " | "
-               + " | ".join(ratio_cols) + " |")
+    out.append("| " + " | ".join(["puzzle", "size", "verdict", *labels, *ratio_cols]) + " |")
     out.append("|---|---|---|" + "---:|" * (len(labels) + len(ratio_cols)))
     for (puzzle, _mode), row in table.items():
         verdicts = {r.verdict for r in row.values() if r.verdict not in FAILED}

@@ -61,6 +61,43 @@ def test_report_lists_disagreements_first_and_draws_plots(tmp_path):
         assert (md.parent / name).read_bytes()[:4] == b"\x89PNG"
 
 
+def test_report_without_baselines_has_no_empty_ratio_column(tmp_path):
+    out = tmp_path / "r.csv"
+    assert main(["bench", str(PUZZLES / "car.dat"), "--backend", "sat,native",
+                 "-o", str(out)]) == 0
+    md = tmp_path / "r.md"
+    assert main(["bench", "--report", str(out), "-o", str(md)]) == 0
+    lines = md.read_text().splitlines()
+    # the runs carry their machine and date; the report names them, not where it was written
+    from satnono.bench import machine
+
+    runs = read_csv(str(out))
+    assert {r.machine for r in runs} == {machine()} and all(r.date for r in runs)
+    assert lines[2].startswith(f"Runs made {runs[0].date} on {machine()}.")
+    header = next(line for line in lines if line.startswith("| puzzle |"))
+    assert header == "| puzzle | size | verdict | sat | native |"
+    row = lines[lines.index(header) + 2]
+    assert row.startswith("| car.dat | 10x8 | unique | ") and row.count("|") == header.count("|")
+
+
+def test_a_csv_from_before_the_machine_column_still_reads_and_reports(tmp_path):
+    out = tmp_path / "old.csv"
+    out.write_text("suite,puzzle,size,backend,solver,mode,timeout,wall,cpu,solutions,verdict,"
+                   "fixed,cells,variables,clauses,peak_mb,error\n"
+                   "car.dat,car.dat,10x8,sat,,validate,60.0,0.05,0.04,1,unique,80,80,0,0,50,\n")
+    (run,) = read_csv(str(out))
+    assert run.verdict == "unique" and run.machine == "" and run.date == ""
+    md = tmp_path / "old.md"
+    assert main(["bench", "--report", str(out), "-o", str(md)]) == 0
+    assert "The CSV does not record its machine" in md.read_text().splitlines()[2]
+    # resuming it brings the header up to date, so the new run's machine is kept
+    assert main(["bench", str(PUZZLES / "car.dat"), str(PUZZLES / "two.dat"),
+                 "--backend", "sat", "-o", str(out)]) == 0
+    old, added = read_csv(str(out))
+    assert (old.puzzle, old.machine, old.wall) == ("car.dat", "", 0.05)
+    assert added.puzzle == "two.dat" and added.machine and added.verdict == "multiple"
+
+
 def test_bench_needs_something_to_run(capsys):
     assert main(["bench"]) == 2
     assert main(["bench", str(PUZZLES / "car.dat"), "--backend", "magic"]) == 2
