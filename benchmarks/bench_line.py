@@ -10,11 +10,11 @@ and the ratio fast / reference, all measured in this one run.
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import statistics
 import time
 
+from satnono.bench import machine
 from satnono.line import solve_line, solve_line_reference
 from satnono.puzzle import line_clue
 
@@ -41,7 +41,7 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"# {machine()}")
     print("| length | fast lines/s | reference lines/s | ratio |")
     print("|---:|---:|---:|---:|")
     for n in (25, 100, 500):

@@ -12,12 +12,11 @@ that a change in machine load falls on every backend alike, not on whichever ran
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import time
 
 import satnono
+from satnono.bench import machine
 
 from .corpus import CORPUS, survey_puzzles
 
@@ -53,8 +52,7 @@ def main() -> None:
     if unknown:
         raise SystemExit(f"not in the survey: {', '.join(unknown)} "
                          f"(expected one of: {', '.join(sorted(puzzles))})")
-    print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
+    print(f"# {machine()}, {time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
           f"median of {args.repeats} interleaved run(s); times in seconds")
     ratios = [b for b in backends if b.startswith("plain-")] if "sat" in backends else []
     print("| puzzle | size | verdict | " + " | ".join(
