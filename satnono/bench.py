@@ -86,8 +86,6 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     """Runs in the worker process."""
     import resource
 
-    run.machine, run.date = machine(), time.strftime("%Y-%m-%d")
-
     from .errors import SearchTimeout
     from .propagate import Context
     from .solver import solve
@@ -158,12 +156,15 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
     from multiprocessing.connection import wait
 
     ctx = mp.get_context("fork")
+    here = machine()
     pending = list(reversed(tasks))
     running: dict = {}  # connection -> (process, run, started)
     try:
         while pending or running:
             while pending and len(running) < jobs:
                 run, puzzle = pending.pop()
+                # recorded before the run, so a killed or crashed run carries them too
+                run.machine, run.date = here, time.strftime("%Y-%m-%d")
                 parent, child = ctx.Pipe(duplex=False)
                 proc = ctx.Process(target=_worker, args=(child, run, puzzle))  # may fork its own
                 proc.start()

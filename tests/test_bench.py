@@ -38,7 +38,7 @@ def test_a_run_past_its_timeout_is_recorded_as_timeout(tmp_path):
     assert main(["bench", str(p), "--backend", "native", "--mode", "count",
                  "--timeout", "1", "-o", str(out)]) == 0
     (run,) = read_csv(str(out))
-    assert run.verdict == "timeout" and 0.9 < run.wall < 8
+    assert run.verdict == "timeout" and 0.9 < run.wall < 8 and run.machine and run.date
 
 
 def test_report_lists_disagreements_first_and_draws_plots(tmp_path):
