@@ -12,12 +12,14 @@ class WrongSolution(AssertionError):
     """A backend returned a grid that does not match the clues: a bug, never bad input."""
 
 
-def solve(puzzle: Puzzle, backend: str = "native", *, limit: int | None = None,
+def solve(puzzle: Puzzle, backend: str = "sat", *, limit: int | None = None,
           timeout: float | None = None, **options: object) -> Iterator[Solution]:
     """Yield up to ``limit`` solutions (all when None), each checked against the clues.
+    ``backend``: ``sat`` (the default, as on the command line), ``cpsat``, ``native``, or a
+    ``plain-`` baseline.
 
     >>> from satnono import Puzzle
-    >>> [s.strings() for s in solve(Puzzle(((1,), (1,)), ((1,), (1,))))]
+    >>> sorted(s.strings() for s in solve(Puzzle(((1,), (1,)), ((1,), (1,)))))
     [['#.', '.#'], ['.#', '#.']]
 
     Raises :class:`~satnono.errors.SearchTimeout` when ``timeout`` seconds run out; the

@@ -13,7 +13,7 @@ from ..puzzle import Puzzle, Solution
 BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
 
 
-def solutions(puzzle: Puzzle, backend: str = "native", *, timeout: float | None = None,
+def solutions(puzzle: Puzzle, backend: str = "sat", *, timeout: float | None = None,
               limit: int | None = None, **options: object) -> Iterator[Solution]:
     """Every solution of ``puzzle`` from the chosen backend, lazily and unverified."""
     if backend == "native":
