@@ -20,6 +20,8 @@ def check_writable(path: str | None) -> None:
     """Raise OutputError when ``path`` (None or ``-``: standard output) cannot be written."""
     if path is None or path == "-":
         return
+    if not path:
+        raise OutputError("the output file name is empty")
     folder = os.path.dirname(os.path.abspath(path)) or "."
     if os.path.isdir(path):
         raise OutputError(f"cannot write {path}: it is a folder; give a file name")

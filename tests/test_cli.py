@@ -150,6 +150,9 @@ def test_an_output_path_that_cannot_work_is_refused_before_the_work(tmp_path, co
     args[flag + 1] = str(tmp_path / "dir")
     r = run(*args)
     assert r.returncode == 2 and "it is a folder" in r.stderr and "Traceback" not in r.stderr
+    args[flag + 1] = ""
+    r = run(*args)
+    assert r.returncode == 2 and "output file name is empty" in r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
     assert list((tmp_path / "dir").iterdir()) == []
 
