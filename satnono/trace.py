@@ -137,8 +137,9 @@ class Tracer:
 def write_gif(path: str, puzzle: Puzzle, frames: list) -> None:
     """One frame per recorded step: filled black, empty white, unknown grey, the line being
     analysed tinted. Written atomically."""
-
     from PIL import Image, ImageDraw
+
+    from .output import atomic_output
 
     w, h = puzzle.width, puzzle.height
     cell = max(2, min(16, 640 // max(w, h)))
@@ -158,8 +159,6 @@ def write_gif(path: str, puzzle: Puzzle, frames: list) -> None:
                                 fill=colour)
         images.append(img)
     durations = [60] * (len(images) - 1) + [2500]
-    from .output import atomic_output
-
     with atomic_output(path, binary=True) as fh:
         images[0].save(fh, format="GIF", save_all=True, append_images=images[1:],
                        duration=durations, loop=0, optimize=False)
