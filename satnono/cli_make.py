@@ -80,7 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     items = []
     for idx, puzzle in chosen:
         label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
-        status, data, lines = _report(label, puzzle, args.timeout, args.json)
+        status, data, lines = _report(label, puzzle, args.timeout, args.json,
+                                      rate_it=not args.no_rating)
         items.append(data)
         if not args.json:
             print("\n".join(lines), flush=True)
@@ -225,6 +226,9 @@ def add_parsers(sub, add_input, positive) -> None:
     add_input(p)
     p.add_argument("--timeout", type=positive, metavar="S", help="give up after S seconds")
     p.add_argument("--json", action="store_true", help="all of it as JSON")
+    p.add_argument("--no-rating", action="store_true",
+                   help="skip the difficulty rating (its search can take longer than the "
+                   "verdict on large ambiguous puzzles)")
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("make", help="picture in, puzzle out, uniqueness checked",

@@ -90,6 +90,11 @@ def test_check_command(capsys):
     assert got["verdict"] == "multiple" and len(got["solutions"]) == 2
     assert sorted(got["ambiguous"]) == [[1, 1], [1, 2], [2, 1], [2, 2]]
     assert got["difficulty"]["level"] == "search"
+    assert main(["check", str(puzzles / "two.dat"), "--json", "--no-rating"]) == 5
+    got = json.loads(capsys.readouterr().out)
+    assert got["verdict"] == "multiple" and "difficulty" not in got
+    assert main(["check", str(puzzles / "car.dat"), "--no-rating"]) == 0
+    assert "difficulty" not in capsys.readouterr().out
 
 
 def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
