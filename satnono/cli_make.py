@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 
 from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _say
 from .formats import shown
@@ -22,7 +21,7 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
     from .check import ambiguity_grid, switches, uniqueness
     from .difficulty import rate
     from .errors import SearchTimeout
-    from .presolve import deadline_of
+    from .presolve import deadline_of, time_left
     from .puzzle import Solution
 
     lines: list[str] = []
@@ -67,8 +66,7 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
             lines.append(f"  the goal picture has {len(sw)} 2×2 checkerboard(s) that flip "
                          f"without changing a clue — redraw there: {where}{more}")
     if rate_it:
-        left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-        r = rate(puzzle, timeout=left)
+        r = rate(puzzle, timeout=time_left(deadline))
         data["difficulty"] = r.as_dict()
         lines.append(f"  difficulty: {r.describe()}")
     return status, data, lines

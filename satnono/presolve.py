@@ -29,3 +29,9 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: float | None = Non
 
 def deadline_of(timeout: float | None) -> float | None:
     return None if timeout is None else time.monotonic() + timeout
+
+
+def time_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (None: no limit), never zero: for a later stage that takes
+    a timeout, so that one limit covers the stages before it too."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.001)

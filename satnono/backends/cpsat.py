@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from ..automaton import automaton
 from ..board import Board
 from ..errors import SearchTimeout
+from ..presolve import deadline_of, time_left
 from ..propagate import Context, propagate
 from ..puzzle import Puzzle, Solution
 
@@ -27,6 +28,7 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
               propagation: bool = True) -> Iterator[Solution]:
     """``propagation=False`` is the plain baseline: every cell a variable."""
     started = time.monotonic()
+    deadline = deadline_of(timeout)  # propagation and building the model count against it
     from ortools.sat.python import cp_model
 
     ctx = ctx or Context(puzzle)
@@ -59,9 +61,8 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solver.parameters.enumerate_all_solutions = True
-    if timeout is not None:  # propagation and building the model count against it too
-        solver.parameters.max_time_in_seconds = max(timeout - (time.monotonic() - started),
-                                                    0.001)
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = time_left(deadline)
     handoff: queue.Queue = queue.Queue(maxsize=64)
     stop = threading.Event()
     keys = list(cells)
