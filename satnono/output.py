@@ -22,7 +22,7 @@ def check_writable(path: str | None) -> None:
         return
     if not path:
         raise OutputError("the output file name is empty")
-    folder = os.path.dirname(os.path.abspath(path)) or "."
+    folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise OutputError(f"cannot write {path}: it is a folder; give a file name")
     if not os.path.isdir(folder):
@@ -53,13 +53,11 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]
             yield fh
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; outputs are not
         os.replace(tmp, path)
-    except OSError as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 
