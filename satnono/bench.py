@@ -199,19 +199,26 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
             conn.close()
 
 
+def upgrade_csv(path: str) -> None:
+    """Before resuming a CSV written by an older satnono, rewrite it with today's columns,
+    so the rows appended next keep every field."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, newline="", encoding="utf-8") as fh:
+        header = next(csv.reader(fh), [])
+    if header == COLUMNS:
+        return
+    from .output import atomic_output
+
+    old = read_csv(path)
+    with atomic_output(path) as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(asdict(r) for r in old)
+
+
 def append_csv(path: str, run: Run) -> None:
     new = not os.path.exists(path) or os.path.getsize(path) == 0
-    if not new:
-        with open(path, newline="", encoding="utf-8") as fh:
-            header = next(csv.reader(fh), [])
-        if header != COLUMNS:  # resuming a CSV from an older satnono: bring it up to date
-            from .output import atomic_output
-
-            old = read_csv(path)
-            with atomic_output(path) as fh:
-                w = csv.DictWriter(fh, fieldnames=COLUMNS)
-                w.writeheader()
-                w.writerows(asdict(r) for r in old)
     try:
         with open(path, "a", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=COLUMNS)

@@ -53,7 +53,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.paths and not args.suite:
         raise Usage("give puzzle files or directories, or --suite NAME")
-    from .bench import BENCH_BACKENDS, MODES, Run, append_csv, execute, read_csv
+    from .bench import BENCH_BACKENDS, MODES, Run, append_csv, execute, read_csv, upgrade_csv
 
     backends = args.backend.split(",")
     bad = [b for b in backends if b not in BENCH_BACKENDS]
@@ -68,6 +68,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")
     items = _gather(args)
+    if args.output:
+        upgrade_csv(args.output)
     done = {r.key() for r in read_csv(args.output)} if args.output else set()
     tasks = []
     for suite_name, name, puzzle in items:
