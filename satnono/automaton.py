@@ -48,11 +48,36 @@ class Automaton:
 
 
 def automaton(clue: Sequence[int]) -> Automaton:
+    return _from_pattern(_pattern(clue))
+
+
+def closed_automaton(clue: Sequence[int]) -> Automaton:
+    """The automaton of ``clue`` followed by one mandatory gap, to be read over the line
+    plus one virtual empty cell. Then every state is entered by one symbol only (1 inside
+    a block, 0 before the first block or after a gap), so a state says what the cell just
+    read holds: what lets the CNF do without transition variables. Needs at least one
+    block (the empty clue's automaton, a single state, has that property already)."""
+    if not clue:
+        raise ValueError("closed_automaton needs a clue with at least one block")
+    return _from_pattern(_pattern(clue) + [0])
+
+
+def entered_by(auto: Automaton, q: int) -> int:
+    """The symbol every transition into state q reads (closed automata; in a plain one
+    the accepting state is entered by both)."""
+    return auto.one >> (q - 1) & 1 if q else 0
+
+
+def _pattern(clue: Sequence[int]) -> list[int]:
     pattern: list[int] = []
     for j, b in enumerate(clue):
         if j:
             pattern.append(0)
         pattern += [1] * b
+    return pattern
+
+
+def _from_pattern(pattern: list[int]) -> Automaton:
     m = len(pattern)
     one = sum(1 << q for q, s in enumerate(pattern) if s == 1)
     gap = sum(1 << q for q, s in enumerate(pattern) if s == 0)

@@ -87,6 +87,31 @@ def test_unit_propagation_equals_line_solver_hypothesis(seed):
     _check(*_line_case(random.Random(seed), 16))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 2**64))
+def test_a_full_line_is_decided_by_unit_propagation(n, seed):
+    """With every cell given, unit propagation alone accepts or refutes the line, and an
+    accepted line fixes every automaton variable: they are functions of the cells, which
+    is what makes blocking clauses and projected counting over the cells exact."""
+    rng = random.Random(seed)
+    clue = line_clue(rng.getrandbits(n), n) if rng.random() < 0.8 else tuple(
+        rng.randint(1, 3) for _ in range(rng.randint(0, 3)))
+    known = rng.getrandbits(n) & rng.getrandbits(n)  # known when encoding
+    picture = rng.getrandbits(n)
+    enc = Encoding(Board(n, 1))
+    xs: dict[int, int] = {}
+    encode_line(enc, 0, clue, n, known & picture, known & ~picture,
+                lambda i: xs.setdefault(i, enc.pool.id(("x", i))))
+    for values in range(1 << n):
+        if (values ^ picture) & known:
+            continue  # disagrees with the cells known when encoding
+        fits = line_clue(values, n) == tuple(clue)
+        val = unit_propagate(enc.clauses, [x if values >> i & 1 else -x for i, x in xs.items()])
+        assert (val is not None) == fits, (clue, n, values)
+        if fits:
+            assert len(val) == enc.pool.top, (clue, n, values)
+
+
 def test_auxiliary_variables_stay_linear():
     rng = random.Random(11)
     for _ in range(2000):
