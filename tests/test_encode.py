@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from satnono.automaton import closed_automaton, entered_by
 from satnono.board import Board
 from satnono.encode import Encoding, encode_line
 from satnono.line import solve_line
@@ -85,6 +86,14 @@ def test_unit_propagation_equals_line_solver_on_ten_thousand_lines():
 @given(st.integers(0, 2**64))
 def test_unit_propagation_equals_line_solver_hypothesis(seed):
     _check(*_line_case(random.Random(seed), 16))
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=6))
+def test_every_state_of_a_closed_automaton_is_entered_by_one_value(clue):
+    """What lets the CNF do without transition variables."""
+    auto = closed_automaton(clue)
+    for q, v, t in auto.transitions():
+        assert v == entered_by(auto, t), (clue, q, v, t)
 
 
 @settings(max_examples=300, deadline=None)
