@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
-from .errors import OutputError
+from .output import atomic_output, write_failed
 from .puzzle import Puzzle
 
 MODES = {"first": 1, "validate": 2, "count": None}
@@ -208,8 +208,6 @@ def upgrade_csv(path: str) -> None:
         header = next(csv.reader(fh), [])
     if header == COLUMNS:
         return
-    from .output import atomic_output
-
     old = read_csv(path)
     with atomic_output(path) as fh:
         w = csv.DictWriter(fh, fieldnames=COLUMNS)
@@ -228,4 +226,4 @@ def append_csv(path: str, run: Run) -> None:
             fh.flush()
             os.fsync(fh.fileno())
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise write_failed(path, exc) from None

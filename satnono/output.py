@@ -46,7 +46,7 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]
     try:
         fd, tmp = tempfile.mkstemp(prefix=".satnono-", dir=folder)
     except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise write_failed(path, exc) from None
     try:
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8",
                        newline=None if binary else "\n") as fh:
@@ -57,8 +57,13 @@ def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise write_failed(path, exc) from None
         raise
+
+
+def write_failed(path: str, exc: OSError) -> OutputError:
+    """The one-line error for a file system failure while writing ``path``."""
+    return OutputError(f"cannot write {path}: {exc.strerror or exc}")
 
 
 def _umask() -> int:
