@@ -77,61 +77,67 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
     pool = enc.pool
     clauses = enc.clauses
     before = pool.top
-    node_var: dict[tuple[int, int], int] = {}
-
-    def node(i: int, q: int) -> int | None:
-        # layers with a single state are constants (always the start and the end)
-        if nodes[i] & (nodes[i] - 1) == 0:
-            return None
-        v = node_var.get((i, q))
-        if v is None:
-            # an anonymous IDPool variable (the pool has no occupied ranges): the number
-            # pool.id() would give, without hashing a name for each of the line's nodes
-            pool.top += 1
-            v = node_var[(i, q)] = pool.top
-        return v
+    # per state: where each value leads, the value that enters it, the states it comes from
+    step = [(auto.target(q, 0), auto.target(q, 1)) for q in range(auto.length + 1)]
+    enters = [entered_by(auto, q) for q in range(auto.length + 1)]
+    preds = [list(_states(auto.back(1 << t, enters[t]))) for t in range(auto.length + 1)]
+    states = [list(_states(mask)) for mask in nodes]
+    # per layer, state -> variable, made on first use; None for a layer with one state,
+    # which is a constant (always the start and the end). Variables are anonymous IDPool
+    # numbers (the pool has no occupied ranges): what pool.id() would give, without
+    # hashing a name for each of the line's nodes.
+    var: list[dict[int, int] | None] = [None if len(st) == 1 else {} for st in states]
 
     for i in range(length):
         x = None if (filled | empty) >> i & 1 else cell_var(i)
         holds = (-x, x) if x is not None else None  # holds[v]: "cell i holds v"
         later = nodes[i + 1]
+        here, there = var[i], var[i + 1]
         # forward: a node goes on to the node its cell's value leads to, and to some node
-        for q in _states(nodes[i]):
-            src = node(i, q)
-            if src is None:
-                continue
-            onward: list[int] | None = []
-            for v in (0, 1):
-                t = auto.target(q, v)
-                if t is None or not later >> t & 1:
+        if here is not None:
+            for q in states[i]:
+                src = here.get(q)
+                if src is None:
+                    pool.top += 1
+                    src = here[q] = pool.top
+                onward: list[int] | None = []
+                for v in (0, 1):
+                    t = step[q][v]
+                    if t is None or not later >> t & 1:
+                        if holds is not None:
+                            clauses.append([-src, -holds[v]])
+                        continue
+                    if there is None:
+                        onward = None  # a constant successor: nothing to require
+                        continue
+                    dst = there.get(t)
+                    if dst is None:
+                        pool.top += 1
+                        dst = there[t] = pool.top
+                    if onward is not None:
+                        onward.append(dst)
                     if holds is not None:
-                        clauses.append([-src, -holds[v]])
-                    continue
-                dst = node(i + 1, t)
-                if dst is None:
-                    onward = None  # a constant successor: nothing to require
-                    continue
+                        clauses.append([-src, -holds[v], dst])
                 if onward is not None:
-                    onward.append(dst)
-                if holds is not None:
-                    clauses.append([-src, -holds[v], dst])
-            if onward is not None:
-                clauses.append([-src] + onward)
+                    clauses.append([-src] + onward)
         # backward: a node holds the value that enters it and comes from some node
-        reads: dict[int, list[int]] = {0: [], 1: []}
-        for t in _states(later):
-            v = entered_by(auto, t)
-            dst = node(i + 1, t)
-            if dst is None:
+        reads: tuple[list[int], list[int]] = ([], [])
+        for t in states[i + 1]:
+            v = enters[t]
+            if there is None:
                 if holds is not None:
                     clauses.append([holds[v]])
                 continue
+            dst = there.get(t)
+            if dst is None:
+                pool.top += 1
+                dst = there[t] = pool.top
             reads[v].append(dst)
             if holds is not None:
                 clauses.append([-dst, holds[v]])
-            sources = [node(i, q) for q in _states(auto.back(1 << t, v) & nodes[i])]
-            if None not in sources:
-                clauses.append([-dst] + sources)
+            # (a node always has a source on a pruned layer; the forward pass made them)
+            if here is not None:
+                clauses.append([-dst] + [here[q] for q in preds[t] if q in here])
         # support: a cell value needs a node that it enters
         if holds is not None and later & (later - 1):  # else the unit clause above
             for v in (0, 1):
