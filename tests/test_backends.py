@@ -87,6 +87,23 @@ def test_other_incremental_solvers_enumerate_the_same(solver):
     assert len(set(solve(p, "sat", solver=solver))) == 120
 
 
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_a_cadical_seed_changes_the_search_not_the_solutions(seed):
+    # the benchmarks time each puzzle over seeds (benchmarks/seeds.py), tuned or not
+    from satnono.backends.plain import block_start_cnf
+    from satnono.backends.sat import _enumerate
+
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    clauses, cells, _ = block_start_cnf(p)
+    cell_vars = list(cells.values())
+    plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
+    for tuned in (True, False):
+        seeded = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
+                                                   tuned=tuned, seed=seed)]
+        assert len(seeded) == len(set(seeded)) == 120
+        assert set(seeded) == plain
+
+
 @pytest.mark.parametrize("backend,option,known", [
     ("sat", "workers", "solver, probing"), ("native", "solver", "probing, learning"),
     ("cpsat", "probing", "workers"), ("plain-sat", "workers", "solver"),
