@@ -82,7 +82,8 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
     enters = [entered_by(auto, q) for q in range(auto.length + 1)]
     preds = [list(_states(auto.back(1 << t, enters[t]))) for t in range(auto.length + 1)]
     states = [list(_states(mask)) for mask in nodes]
-    # per layer, state -> variable, made on first use; None for a layer with one state,
+    # per layer, state -> variable, made on first use (each layer's while it is the later
+    # one, first in the forward clauses' order); None for a layer with one state,
     # which is a constant (always the start and the end). Variables are anonymous IDPool
     # numbers (the pool has no occupied ranges): what pool.id() would give, without
     # hashing a name for each of the line's nodes.
@@ -96,10 +97,7 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
         # forward: a node goes on to the node its cell's value leads to, and to some node
         if here is not None:
             for q in states[i]:
-                src = here.get(q)
-                if src is None:
-                    pool.top += 1
-                    src = here[q] = pool.top
+                src = here[q]  # made while layer i was the later one (layer 0 is constant)
                 onward: list[int] | None = []
                 for v in (0, 1):
                     t = step[q][v]
@@ -135,7 +133,7 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
             reads[v].append(dst)
             if holds is not None:
                 clauses.append([-dst, holds[v]])
-            # (a node always has a source on a pruned layer; the forward pass made them)
+            # a node always has a source on a layer pruned both ways
             if here is not None:
                 clauses.append([-dst] + [here[q] for q in preds[t] if q in here])
         # support: a cell value needs a node that it enters
