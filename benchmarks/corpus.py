@@ -24,4 +24,18 @@ def survey_puzzles() -> dict[str, Puzzle]:
     return dict(survey(CORPUS))
 
 
-__all__ = ["CORPUS", "path_of", "pick", "present", "puzzle_of", "rows", "survey_puzzles"]
+def survey_named(names: list[str]) -> dict[str, Puzzle]:
+    """Every survey puzzle, once the corpus is there and each of ``names`` is among them:
+    a benchmark script's clear exit otherwise."""
+    if not present():
+        raise SystemExit(f"no corpus at {CORPUS}")
+    puzzles = survey_puzzles()
+    unknown = [n for n in names if n not in puzzles]
+    if unknown:
+        raise SystemExit(f"not in the survey: {', '.join(unknown)} "
+                         f"(expected one of: {', '.join(sorted(puzzles))})")
+    return puzzles
+
+
+__all__ = ["CORPUS", "path_of", "pick", "present", "puzzle_of", "rows", "survey_named",
+           "survey_puzzles"]

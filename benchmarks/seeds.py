@@ -23,12 +23,12 @@ from satnono.encode import decode, residual
 from satnono.propagate import Context
 from satnono.puzzle import Puzzle, Solution, is_solution
 
-from .corpus import CORPUS, survey_puzzles
+from .corpus import survey_named
 
 
 def sat_time(p: Puzzle, seed: int) -> float:
     start = time.monotonic()
-    board, enc = residual(Context(p))
+    _, enc = residual(Context(p))
     if enc is not None:
         for true in _enumerate(DEFAULT_SOLVER, enc.clauses, list(enc.cells.values()), 2,
                                seed=seed):
@@ -61,13 +61,7 @@ def main() -> None:
     ap.add_argument("--seeds", default="0-6", help="a range such as 0-6 (default)")
     ap.add_argument("names", nargs="+")
     args = ap.parse_args()
-    if not (CORPUS / "INDEX.tsv").exists():
-        raise SystemExit(f"no corpus at {CORPUS}")
-    puzzles = survey_puzzles()
-    unknown = [n for n in args.names if n not in puzzles]
-    if unknown:
-        raise SystemExit(f"not in the survey: {', '.join(unknown)} "
-                         f"(expected one of: {', '.join(sorted(puzzles))})")
+    puzzles = survey_named(args.names)
     try:
         seeds = seed_range(args.seeds)
     except ValueError:

@@ -18,7 +18,7 @@ import time
 import satnono
 from satnono.bench import machine
 
-from .corpus import CORPUS, survey_puzzles
+from .corpus import survey_named
 
 
 def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[float, str]:
@@ -44,14 +44,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=1, help="runs per backend; medians shown")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
-    if not (CORPUS / "INDEX.tsv").exists():
-        raise SystemExit(f"no corpus at {CORPUS}")
     backends = args.backends.split(",")
-    puzzles = survey_puzzles()
-    unknown = [n for n in args.names if n not in puzzles]
-    if unknown:
-        raise SystemExit(f"not in the survey: {', '.join(unknown)} "
-                         f"(expected one of: {', '.join(sorted(puzzles))})")
+    puzzles = survey_named(args.names)
     print(f"# {machine()}, {time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
           f"median of {args.repeats} interleaved run(s); times in seconds")
     ratios = [b for b in backends if b.startswith("plain-")] if "sat" in backends else []

@@ -88,7 +88,7 @@ def test_other_incremental_solvers_enumerate_the_same(solver):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7])
-def test_a_cadical_seed_changes_the_search_not_the_solutions(seed):
+def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
     # the benchmarks time each puzzle over seeds (benchmarks/seeds.py), tuned or not
     from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
