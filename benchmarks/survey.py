@@ -3,6 +3,8 @@
     python -m benchmarks.survey [--backends sat,plain-sat,cpsat,native] [--timeout 60]
                                 [--repeats 1] [NAME ...]
 
+A backend written ``sat:2`` is the sat backend with two racing workers (``--workers 2``).
+
 Reads ../shared/corpus/INDEX.tsv (its survey column); prints a Markdown table, one row per
 puzzle as it finishes, with each backend's median wall time over the repeats and the ratio
 of each baseline's median to sat's. The repeats are interleaved (sat, plain-sat, sat, …) so
@@ -22,10 +24,12 @@ from .corpus import survey_named
 
 
 def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[float, str]:
+    name, _, workers = backend.partition(":")
+    options = {"workers": int(workers)} if workers else {}
     start = time.monotonic()
     found = 0
     try:
-        for _ in satnono.solve(p, backend, limit=2, timeout=timeout):
+        for _ in satnono.solve(p, name, limit=2, timeout=timeout, **options):
             found += 1
     except satnono.SearchTimeout:
         return time.monotonic() - start, "timeout"
@@ -48,9 +52,10 @@ def main() -> None:
     puzzles = survey_named(args.names)
     print(f"# {machine()}, {time.strftime('%Y-%m-%d')}; timeout {args.timeout:g} s; "
           f"median of {args.repeats} interleaved run(s); times in seconds")
-    ratios = [b for b in backends if b.startswith("plain-")] if "sat" in backends else []
+    ratios = [(b, s) for s in backends if s.startswith("sat")
+              for b in backends if b.startswith("plain-")]
     print("| puzzle | size | verdict | " + " | ".join(
-        backends + [f"{b} / sat" for b in ratios]) + " |")
+        backends + [f"{b} / {s}" for b, s in ratios]) + " |")
     print("|---|---|---|" + "---:|" * (len(backends) + len(ratios)))
     for name in args.names or puzzles:
         p = puzzles[name]
@@ -65,8 +70,8 @@ def main() -> None:
         med = {b: median_time(times[b], args.timeout) for b in backends}
         cells = [f">{args.timeout:g}" if med[b] >= args.timeout else f"{med[b]:.2f}"
                  for b in backends]
-        cells += [(">" if med[b] >= args.timeout else "") + f"{med[b] / med['sat']:.1f}×"
-                  for b in ratios]
+        cells += [(">" if med[b] >= args.timeout else "") + f"{med[b] / med[s]:.1f}×"
+                  for b, s in ratios]
         verdict = "/".join(sorted(verdicts)) or "?"
         if len(verdicts) > 1:
             verdict = "DISAGREE " + verdict

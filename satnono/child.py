@@ -26,25 +26,47 @@ def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
         conn.close()
 
 
-def stream(fn: Callable[..., Iterator], args: tuple, deadline: float, timeout: float,
-           what: str = "solver") -> Iterator:
+def stream(fn: Callable[..., Iterator], args: tuple, deadline: float | None,
+           timeout: float | None, what: str = "solver") -> Iterator:
     """Yield what ``fn(*args)`` yields, computed in a child; SearchTimeout at ``deadline``
     (its ``found`` is the number of items yielded before it)."""
+    return race([(fn, args)], deadline, timeout, what)
+
+
+def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | None,
+         timeout: float | None, what: str = "solver") -> Iterator:
+    """Start every job's generator in its own child; the first child to yield goes on
+    alone and the others are killed. For jobs that yield the same items by different
+    searches (a portfolio), this takes the luckiest search on each input: what one
+    search gains on one puzzle another often loses on the next."""
     import multiprocessing as mp
+    from multiprocessing.connection import wait
 
     ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
-    proc.start()
-    child.close()
-    found = 0
+    procs, conns = [], []
     try:
+        for fn, args in jobs:
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+            proc.start()
+            child.close()
+            procs.append(proc)
+            conns.append(parent)
+        ready = wait(conns, None if deadline is None else max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise SearchTimeout(0, timeout or 0)
+        winner = ready[0]
+        for proc, conn in zip(procs, conns):
+            if conn is not winner and proc.is_alive():
+                proc.kill()
+        found = 0
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not parent.poll(left):
-                raise SearchTimeout(found, timeout)
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not winner.poll(left):
+                    raise SearchTimeout(found, timeout or 0)
             try:
-                item = parent.recv()
+                item = winner.recv()
             except EOFError:
                 raise SatnonoError(f"the {what} process ended unexpectedly") from None
             if item == _END:
@@ -54,7 +76,9 @@ def stream(fn: Callable[..., Iterator], args: tuple, deadline: float, timeout: f
             found += 1
             yield item
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        parent.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+        for conn in conns:
+            conn.close()

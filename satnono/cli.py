@@ -217,8 +217,8 @@ def _backend_options(args: argparse.Namespace) -> dict:
             raise Usage("--solver goes with --backend sat")
         opts["solver"] = args.solver
     if args.workers:
-        if args.backend not in ("cpsat", "plain-cpsat"):
-            raise Usage("--workers goes with --backend cpsat")
+        if args.backend not in ("sat", "cpsat", "plain-cpsat"):
+            raise Usage("--workers goes with --backend sat or cpsat")
         opts["workers"] = args.workers
     return opts
 
@@ -379,7 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver", metavar="NAME",
                    help="sat backend: the pysat solver (default cadical195)")
     p.add_argument("--workers", type=_count, metavar="N",
-                   help="cpsat backend: search workers (default 1)")
+                   help="sat backend: solvers with different search settings raced on "
+                   "as many cores, the first to find a solution going on alone; cpsat "
+                   "backend: search workers (default 1)")
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (at the root; native --no-learning: at every node)")
     p.add_argument("--no-learning", action="store_true",

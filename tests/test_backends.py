@@ -104,8 +104,56 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
         assert set(seeded) == plain
 
 
+def test_forced_false_phases_leave_the_solutions_unchanged():
+    # the second racing worker's search (satnono.backends.sat.search)
+    from satnono.backends.plain import block_start_cnf
+    from satnono.backends.sat import _enumerate
+
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    clauses, cells, _ = block_start_cnf(p)
+    cell_vars = list(cells.values())
+    plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
+    forced = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
+                                               false_phases=True)]
+    assert len(forced) == len(set(forced)) == 120
+    assert set(forced) == plain
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_racing_sat_workers_find_the_same_solutions(seed):
+    from satnono.encode import residual
+    from satnono.propagate import Context
+
+    rng = random.Random(1000 + seed)
+    while True:  # a picture that line solving and probing leave to the SAT solver
+        w, h = rng.randint(3, 20), rng.randint(3, 20)
+        p = puzzle_from_picture(random_picture(rng, w, h, rng.choice([0.3, 0.5, 0.7])))
+        if residual(Context(p))[1] is not None:
+            break
+    if seed == 0:  # clues with no picture
+        p = Puzzle(((1,), (1,), (1, 1)), ((1,), (1, 1), (1,)))
+    if seed == 1:  # 120 solutions
+        p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    limit = 300
+    one = list(solve(p, "sat", limit=limit))
+    for workers in (2, 3):
+        raced = list(solve(p, "sat", workers=workers, limit=limit,
+                           timeout=120 if workers == 3 else None))
+        assert len(raced) == len(set(raced)) == len(one)
+        assert all(is_solution(p, s) for s in raced)
+        if len(one) < limit:  # complete enumerations
+            assert set(raced) == set(one)
+    limited = list(solve(p, "sat", workers=2, limit=2))
+    assert len(limited) == min(2, len(one)) and all(is_solution(p, s) for s in limited)
+
+
+def test_workers_must_be_positive():
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        list(solve(Puzzle(((1,), (1,)), ((1,), (1,))), "sat", workers=0))
+
+
 @pytest.mark.parametrize("backend,option,known", [
-    ("sat", "workers", "solver, probing"), ("native", "solver", "probing, learning"),
+    ("sat", "learning", "solver, probing, workers"), ("native", "solver", "probing, learning"),
     ("cpsat", "probing", "workers"), ("plain-sat", "workers", "solver"),
 ])
 def test_an_option_the_backend_lacks_is_named(backend, option, known):

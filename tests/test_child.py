@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from satnono.child import stream
+from satnono.child import race, stream
 from satnono.errors import SatnonoError, SearchTimeout
 
 
@@ -38,3 +38,23 @@ def test_an_error_in_the_child_is_reported_after_what_it_yielded():
         for item in stream(_broken, (), time.monotonic() + 30, 30):
             got.append(item)
     assert got == [1]
+
+
+def _slow(tag):
+    time.sleep(30)
+    yield tag
+
+
+def _quick(tag):
+    yield tag
+    yield tag + "!"
+
+
+def test_the_first_child_to_yield_wins_the_race_and_the_others_are_killed():
+    start = time.monotonic()
+    jobs = [(_slow, ("slow",)), (_quick, ("quick",)), (_slow, ("late",))]
+    assert list(race(jobs, None, None)) == ["quick", "quick!"]
+    assert time.monotonic() - start < 10  # the slow ones were killed, not waited for
+    with pytest.raises(SearchTimeout) as err:
+        list(race([(_slow, ("a",)), (_slow, ("b",))], time.monotonic() + 1, 1))
+    assert err.value.found == 0

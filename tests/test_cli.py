@@ -86,6 +86,17 @@ def test_limit_and_all(tmp_path, capsys):
     assert len(json.loads(capsys.readouterr().out)["solutions"]) == 7
 
 
+def test_workers_race_the_sat_backend_and_are_refused_by_native(tmp_path, capsys):
+    p = tmp_path / "perm.json"
+    p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
+    assert main(["solve", str(p), "--all", "--workers", "2", "--to", "json"]) == 0
+    sols = json.loads(capsys.readouterr().out)["solutions"]
+    assert len(sols) == len({tuple(s) for s in sols}) == 120
+    r = run("solve", str(p), "--backend", "native", "--workers", "2")
+    assert r.returncode == 2 and r.stderr.strip() == (
+        "satnono: --workers goes with --backend sat or cpsat")
+
+
 def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):
     p = tmp_path / "perm.json"
     p.write_text(json.dumps({"rows": [[1]] * 9, "columns": [[1]] * 9}))  # 362880 solutions
