@@ -104,8 +104,9 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
         assert set(seeded) == plain
 
 
-def test_forced_false_phases_leave_the_solutions_unchanged():
-    # the second racing worker's search (satnono.backends.sat.search)
+@pytest.mark.parametrize("forced", [False, True])
+def test_forced_phases_leave_the_solutions_unchanged(forced):
+    # the searches of racing workers 1 and 2 (satnono.backends.sat.search)
     from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
 
@@ -114,7 +115,7 @@ def test_forced_false_phases_leave_the_solutions_unchanged():
     cell_vars = list(cells.values())
     plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
     forced = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
-                                               false_phases=True)]
+                                               forced=forced)]
     assert len(forced) == len(set(forced)) == 120
     assert set(forced) == plain
 
@@ -136,9 +137,9 @@ def test_racing_sat_workers_find_the_same_solutions(seed):
         p = Puzzle(((1,),) * 5, ((1,),) * 5)
     limit = 300
     one = list(solve(p, "sat", limit=limit))
-    for workers in (2, 3):
+    for workers in (2, 4):
         raced = list(solve(p, "sat", workers=workers, limit=limit,
-                           timeout=120 if workers == 3 else None))
+                           timeout=120 if workers == 4 else None))
         assert len(raced) == len(set(raced)) == len(one)
         assert all(is_solution(p, s) for s in raced)
         if len(one) < limit:  # complete enumerations

@@ -73,13 +73,16 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
         yield Solution(puzzle.width, tuple(decode(enc, set(true))))
 
 
-def search(worker: int) -> tuple[int | None, bool]:
-    """``(seed, false_phases)`` of racing worker ``worker``. Worker 0 is the one-worker
-    search; worker 1 decides every variable false first, always (CaDiCaL's forced phases):
-    Gettys, Sierp and Thing take 1.3-1.6x fewer conflicts that way, yet the hard
-    tournament puzzles half the time more, so each is the better one on about half of
-    them (benchmarks/results/README.md). Later workers repeat the two with other seeds."""
-    return (worker // 2 or None, worker % 2 == 1)
+def search(worker: int) -> tuple[int | None, bool | None]:
+    """``(seed, forced phase)`` of racing worker ``worker``. Worker 0 is the one-worker
+    search (saved phases); worker 1 decides every variable false first, always
+    (CaDiCaL's forced phases), worker 2 true; later ones are worker 0 with other seeds.
+    On the 100 hardest tournament puzzles the faster of workers 0 and 1 needs 1.4x fewer
+    conflicts than worker 0 alone, though worker 1 alone needs 1.7x more: each is the
+    better one on about half of them (benchmarks/results/README.md)."""
+    if worker < 3:
+        return None, (None, False, True)[worker]
+    return worker - 2, None
 
 
 def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
@@ -101,18 +104,19 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
 
 
 def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None,
-               tuned: bool = True, seed: int | None = None, false_phases: bool = False
+               tuned: bool = True, seed: int | None = None, forced: bool | None = None
                ) -> Iterator[set[int]]:
     """True cell variables of each model; one solver, one blocking clause per model.
-    With ``false_phases`` the phases are forced: all false for the first model, then
-    each model's own, so that the next model is looked for beside it (as the saved
-    phases do unforced; kept all false, the second model of a hard tournament puzzle
-    took 30 times the conflicts)."""
+    With ``forced`` (True or False) the phases are forced: all that value for the first
+    model, then each model's own, so that the next model is looked for beside it (as
+    the saved phases do unforced; kept all false, the second models of the hard
+    tournament puzzles took 30 times the conflicts)."""
 
     found = 0
     with new_solver(solver, clauses, tuned, seed) as s:
-        if false_phases:
-            s.set_phases([-v for v in range(1, s.nof_vars() + 1)])
+        if forced is not None:
+            sign = 1 if forced else -1
+            s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])
         while s.solve():
             model = s.get_model()
             true = {v for v in cells if model[v - 1] > 0}
@@ -120,14 +124,14 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
             yield true
             if limit is not None and found >= limit:
                 return
-            if false_phases:
+            if forced is not None:
                 s.set_phases(model)
             s.add_clause([-v if v in true else v for v in cells])
 
 
 def _enumerate_sorted(solver: str, clauses: list[list[int]], cells: list[int],
                       limit: int | None, tuned: bool, seed: int | None = None,
-                      false_phases: bool = False) -> Iterator[list[int]]:
+                      forced: bool | None = None) -> Iterator[list[int]]:
     """What a child process sends back (in the order it was found)."""
-    for true in _enumerate(solver, clauses, cells, limit, tuned, seed, false_phases):
+    for true in _enumerate(solver, clauses, cells, limit, tuned, seed, forced):
         yield sorted(true)
