@@ -1,7 +1,10 @@
 """SAT backend: propagate, encode the residual puzzle, enumerate with blocking clauses.
 
 One incremental solver per puzzle; each solution adds one clause over the unknown cells'
-variables only, so the solver keeps what it learnt between solutions.
+variables only, so the solver keeps what it learnt between solutions. With several
+workers, as many solvers set to search differently race in child processes, and the
+first to find a model enumerates the rest alone: one puzzle's time depends on luck more
+than on anything else tried, and a race takes the better of two draws.
 """
 
 from __future__ import annotations
