@@ -149,6 +149,28 @@ def test_racing_sat_workers_find_the_same_solutions(seed):
     assert len(limited) == min(2, len(one)) and all(is_solution(p, s) for s in limited)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_cpsat_with_several_workers_loses_no_solution(seed):
+    # CP-SAT's own enumeration with several workers misses solutions yet reports a
+    # complete search; the backend solves once per solution instead
+    if seed == 0:
+        p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    elif seed == 1:
+        p = Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))
+    else:
+        rng = random.Random(3000 + seed)
+        while True:
+            p = puzzle_from_picture(random_picture(rng, 10, 10, 0.4))
+            if 2 <= len(list(solve(p, "sat", limit=41))) <= 40:
+                break
+    expected = set(solve(p, "sat"))
+    for backend in ("cpsat", "plain-cpsat"):
+        found = list(solve(p, backend, workers=2))
+        assert len(found) == len(set(found)) and set(found) == expected
+        first = list(solve(p, backend, workers=2, limit=1))
+        assert len(first) == min(1, len(expected)) and set(first) <= expected
+
+
 def test_workers_must_be_positive():
     with pytest.raises(ValueError, match="workers must be at least 1"):
         list(solve(Puzzle(((1,), (1,)), ((1,), (1,))), "sat", workers=0))
