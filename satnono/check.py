@@ -28,8 +28,12 @@ class Uniqueness:
 
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
-               solver: str = "cadical195") -> Uniqueness:
-    """Raises SearchTimeout when the time runs out before the verdict is proven."""
+               solver: str = "cadical195", workers: int = 1) -> Uniqueness:
+    """Raises SearchTimeout when the time runs out before the verdict is proven.
+    ``workers`` > 1 races that many differently set searches for the first solution (as
+    the sat backend does); the first to find one computes the backbone alone."""
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
     validate(puzzle)
     deadline = deadline_of(timeout)
     board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout)
@@ -39,13 +43,15 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         return Uniqueness("unique", [board.to_solution()])
     cells = sorted(enc.cells.items())
     args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
-    if deadline is None:
+    if deadline is None and workers == 1:
         result = list(_backbone(*args))
     else:
-        from .child import stream
+        from .backends.sat import search
+        from .child import race
 
-        # a SearchTimeout from the stream means the verdict is not proven: let it out
-        result = list(stream(_backbone, args, deadline, timeout or 0, what="SAT solver"))
+        # a SearchTimeout from the race means the verdict is not proven: let it out
+        jobs = [(_backbone, args + search(i)) for i in range(workers)]
+        result = list(race(jobs, deadline, timeout, what="SAT solver"))
     *models, calls = result
     sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
     for sol in sols:
@@ -61,17 +67,20 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     return Uniqueness("multiple", sols, ambiguous, calls)
 
 
-def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int
+def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int,
+              seed: int | None = None, forced: bool | None = None
               ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls."""
     from .backends.sat import new_solver
 
     calls = 1
-    with new_solver(solver, clauses) as s:
+    with new_solver(solver, clauses, seed=seed, forced=forced) as s:
         if not s.solve():
             yield calls
             return
         model = s.get_model()
+        if forced is not None:
+            s.set_phases(model)  # look for the next solutions beside the first
         first = {v: model[v - 1] > 0 for v in cells}
         yield [v for v in cells if first[v]]
         undecided = dict(first)

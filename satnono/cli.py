@@ -20,6 +20,9 @@ from .formats import shown
 from .output import atomic_output, check_writable
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
+WORKERS_HELP = ("sat backend: solvers with different search settings raced on as many "
+                "cores, the first to find a solution going on alone; cpsat backend: search "
+                "workers (default 1)")
 
 
 class Usage(SatnonoError):
@@ -217,10 +220,14 @@ def _backend_options(args: argparse.Namespace) -> dict:
             raise Usage("--solver goes with --backend sat")
         opts["solver"] = args.solver
     if args.workers:
-        if args.backend not in ("sat", "cpsat", "plain-cpsat"):
-            raise Usage("--workers goes with --backend sat or cpsat")
+        _check_workers(args)
         opts["workers"] = args.workers
     return opts
+
+
+def _check_workers(args: argparse.Namespace) -> None:
+    if args.backend not in ("sat", "cpsat", "plain-cpsat"):
+        raise Usage("--workers goes with --backend sat or cpsat")
 
 
 # ---------------------------------------------------------------- count
@@ -243,14 +250,16 @@ def cmd_count(args: argparse.Namespace) -> int:
 
     from .count import count
 
-    if args.method == "ganak" and args.backend != "sat":
-        raise Usage("--backend chooses the enumerating backend; ganak counts on its own")
+    if args.method == "ganak" and (args.backend != "sat" or args.workers):
+        raise Usage("--backend and --workers choose how to enumerate; ganak counts on its own")
+    if args.workers:
+        _check_workers(args)
     chosen, total = _chosen(args)
     worst = EXIT_OK
     for idx, puzzle in chosen:
         label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
         res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
-                    threshold=args.threshold)
+                    threshold=args.threshold, workers=args.workers or 1)
         if args.json:
             print(json.dumps({"puzzle": label, "title": puzzle.title, "count": res.count,
                               "exact": res.complete, "method": res.method,
@@ -378,10 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "plain-sat, plain-cpsat: baselines with no propagation")
     p.add_argument("--solver", metavar="NAME",
                    help="sat backend: the pysat solver (default cadical195)")
-    p.add_argument("--workers", type=_count, metavar="N",
-                   help="sat backend: solvers with different search settings raced on "
-                   "as many cores, the first to find a solution going on alone; cpsat "
-                   "backend: search workers (default 1)")
+    p.add_argument("--workers", type=_count, metavar="N", help=WORKERS_HELP)
     p.add_argument("--no-probing", action="store_true",
                    help="skip probing (at the root; native --no-learning: at every node)")
     p.add_argument("--no-learning", action="store_true",
@@ -407,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "projected model counting; auto (default): enumerate, then ganak")
     p.add_argument("--backend", default="sat", choices=BACKENDS,
                    help="the backend that enumerates (default sat)")
+    p.add_argument("--workers", type=_count, metavar="N", help=WORKERS_HELP)
     p.add_argument("--threshold", type=_count, default=1000, metavar="N",
                    help="auto: switch to ganak after N solutions (default 1000)")
     p.add_argument("--timeout", type=_positive, metavar="S", help="give up after S seconds "

@@ -9,14 +9,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _say
+from .cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT, Usage, _chosen, _count, _say
 from .formats import shown
 
 EXIT_MULTIPLE = 5
+CHECK_WORKERS = ("SAT solvers with different search settings raced on as many cores for "
+                 "the first solution, the first to find one going on alone (default 1)")
 
 
 def _report(label: str, puzzle, timeout: float | None, want_json: bool,
-            rate_it: bool = True) -> tuple[int, dict | None, list[str]]:
+            rate_it: bool = True, workers: int = 1) -> tuple[int, dict | None, list[str]]:
     """The verdict, ambiguity, switches and rating of one puzzle as text lines and JSON."""
     from .check import ambiguity_grid, switches, uniqueness
     from .difficulty import rate
@@ -29,7 +31,7 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
     # one limit for the whole check: the rating gets what the verdict left
     deadline = deadline_of(timeout)
     try:
-        u = uniqueness(puzzle, timeout=timeout)
+        u = uniqueness(puzzle, timeout=timeout, workers=workers)
     except SearchTimeout as exc:
         lines.append(f"{label}: no verdict — {exc}")
         data["verdict"] = "timeout"
@@ -79,7 +81,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for idx, puzzle in chosen:
         label = shown(args.puzzle) + (f" #{idx}" if total > 1 else "")
         status, data, lines = _report(label, puzzle, args.timeout, args.json,
-                                      rate_it=not args.no_rating)
+                                      rate_it=not args.no_rating, workers=args.workers)
         items.append(data)
         if not args.json:
             print("\n".join(lines), flush=True)
@@ -137,7 +139,8 @@ def cmd_make(args: argparse.Namespace) -> int:
     where = args.output or "standard output"
     status, _, lines = _report(f"{title or shown(args.picture)} ({puzzle.size}, written to "
                                f"{where})", puzzle,
-                               args.timeout, False, rate_it=not args.no_rating)
+                               args.timeout, False, rate_it=not args.no_rating,
+                               workers=args.workers)
     _say("\n".join(lines))
     return status
 
@@ -223,6 +226,7 @@ def add_parsers(sub, add_input, positive) -> None:
                        "unique, 1 no solution, 5 not unique. Rows and columns count from 1.")
     add_input(p)
     p.add_argument("--timeout", type=positive, metavar="S", help="give up after S seconds")
+    p.add_argument("--workers", type=_count, default=1, metavar="N", help=CHECK_WORKERS)
     p.add_argument("--json", action="store_true", help="all of it as JSON")
     p.add_argument("--no-rating", action="store_true",
                    help="skip the difficulty rating (its search can take longer than the "
@@ -244,6 +248,7 @@ def add_parsers(sub, add_input, positive) -> None:
     p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first")
     p.add_argument("--title", help="the puzzle's title (default: the picture's name)")
     p.add_argument("--timeout", type=positive, metavar="S", help="time limit for the check")
+    p.add_argument("--workers", type=_count, default=1, metavar="N", help=CHECK_WORKERS)
     p.add_argument("--no-rating", action="store_true", help="skip the difficulty rating")
     p.set_defaults(run=cmd_make)
 

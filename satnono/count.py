@@ -56,9 +56,11 @@ class CounterMissing(SatnonoError):
 
 
 def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
-          timeout: float | None = None, threshold: int = THRESHOLD) -> CountResult:
+          timeout: float | None = None, threshold: int = THRESHOLD,
+          workers: int = 1) -> CountResult:
     """Count every solution of ``puzzle`` exactly (or raise nothing and return a lower
-    bound marked incomplete when ``timeout`` runs out)."""
+    bound marked incomplete when ``timeout`` runs out). ``workers`` goes to an
+    enumerating sat or cpsat backend (:func:`satnono.solve`)."""
     if method not in METHODS:
         raise ValueError(f"unknown counting method {method!r} (known: {', '.join(METHODS)})")
     validate(puzzle)
@@ -71,7 +73,9 @@ def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
     ctx = Context(puzzle)
     found = 0
     limit = None if method == "enumerate" else threshold + 1
-    options = {"ctx": ctx} if backend in ("sat", "native") else {}
+    options: dict = {"ctx": ctx} if backend in ("sat", "native") else {}
+    if workers != 1:
+        options["workers"] = workers
     try:
         for _ in solve(puzzle, backend, limit=limit, timeout=timeout, **options):
             found += 1

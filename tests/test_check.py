@@ -6,10 +6,11 @@ import json
 import random
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono import Puzzle, Solution, puzzle_from_picture
+from satnono import Puzzle, Solution, is_solution, puzzle_from_picture
 from satnono.check import switches, uniqueness
 from satnono.cli import main
 from satnono.difficulty import rate
@@ -32,6 +33,34 @@ def test_verdict_and_ambiguous_cells_equal_brute_force(w, h, density, seed):
 
 def test_no_solution_verdict():
     assert uniqueness(Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))).verdict == "none"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_racing_workers_give_the_same_verdict_and_ambiguous_cells(seed):
+    from satnono.encode import residual
+    from satnono.propagate import Context
+
+    if seed == 0:  # 120 solutions, every cell ambiguous
+        p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    elif seed == 1:  # no solution, though every clue fits
+        p = Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))
+    else:
+        rng = random.Random(2000 + seed)
+        while True:  # a picture that line solving and probing leave to the SAT solver
+            w, h = rng.randint(4, 16), rng.randint(4, 16)
+            p = puzzle_from_picture(random_picture(rng, w, h, rng.choice([0.3, 0.5])))
+            if residual(Context(p))[1] is not None:
+                break
+    one = uniqueness(p)
+    for workers in (2, 3):
+        raced = uniqueness(p, workers=workers, timeout=120 if workers == 3 else None)
+        assert raced.verdict == one.verdict
+        # the ambiguous cells are the complement of the backbone, whichever search ran
+        assert raced.ambiguous == one.ambiguous
+        assert len(set(raced.solutions)) == len(raced.solutions) == len(one.solutions)
+        assert all(is_solution(p, s) for s in raced.solutions)
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        uniqueness(p, workers=0)
 
 
 @settings(max_examples=200, deadline=None)

@@ -86,7 +86,7 @@ def test_limit_and_all(tmp_path, capsys):
     assert len(json.loads(capsys.readouterr().out)["solutions"]) == 7
 
 
-def test_workers_race_the_sat_backend_and_are_refused_by_native(tmp_path, capsys):
+def test_workers_in_solve_count_check_and_refused_by_native(tmp_path, capsys):
     p = tmp_path / "perm.json"
     p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
     assert main(["solve", str(p), "--all", "--workers", "2", "--to", "json"]) == 0
@@ -95,6 +95,14 @@ def test_workers_race_the_sat_backend_and_are_refused_by_native(tmp_path, capsys
     r = run("solve", str(p), "--backend", "native", "--workers", "2")
     assert r.returncode == 2 and r.stderr.strip() == (
         "satnono: --workers goes with --backend sat or cpsat")
+    assert main(["count", str(p), "--workers", "2", "--method", "enumerate"]) == 0
+    assert capsys.readouterr().out.strip() == "120"
+    assert main(["check", str(p), "--workers", "2", "--no-rating"]) == 5
+    assert "NOT unique" in capsys.readouterr().out
+    r = run("count", str(p), "--workers", "2", "--method", "ganak")
+    assert r.returncode == 2 and "ganak counts on its own" in r.stderr
+    r = run("count", str(p), "--workers", "2", "--backend", "native")
+    assert r.returncode == 2 and "--workers goes with --backend sat or cpsat" in r.stderr
 
 
 def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):

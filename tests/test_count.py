@@ -62,6 +62,14 @@ def test_permutation_puzzle_has_k_factorial_solutions(k):
     assert res.method == ("ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
 
 
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_counting_with_several_workers_gives_the_same_number(backend):
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)
+    for workers in (1, 2):
+        res = count(p, "enumerate", backend=backend, workers=workers)
+        assert res.complete and res.count == 120
+
+
 def test_no_solution_counts_zero_everywhere():
     # totals agree, every clue fits, yet no grid exists
     p = Puzzle(((1,), (3,), ()), ((2,), (), (1, 1)))

@@ -89,10 +89,11 @@ def search(worker: int) -> tuple[int | None, bool | None]:
 
 
 def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
-               seed: int | None = None):
+               seed: int | None = None, forced: bool | None = None):
     """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration.
     ``seed`` (CaDiCaL only) picks another of its equally good searches: what the
-    benchmarks use to show the spread one puzzle's time has."""
+    benchmarks use to show the spread one puzzle's time has. ``forced`` (True or False)
+    makes every decision take that value first (a racing worker, :func:`search`)."""
     from pysat.solvers import Solver
 
     s = Solver(name=name)
@@ -103,6 +104,9 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
         if config:
             s.configure(config)
     s.append_formula(clauses)
+    if forced is not None:
+        sign = 1 if forced else -1
+        s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])
     return s
 
 
@@ -116,10 +120,7 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
     tournament puzzles took 30 times the conflicts)."""
 
     found = 0
-    with new_solver(solver, clauses, tuned, seed) as s:
-        if forced is not None:
-            sign = 1 if forced else -1
-            s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])
+    with new_solver(solver, clauses, tuned, seed, forced) as s:
         while s.solve():
             model = s.get_model()
             true = {v for v in cells if model[v - 1] > 0}
