@@ -18,14 +18,14 @@ import statistics
 import time
 
 import satnono
-from satnono.bench import machine
+from satnono.bench import backend_spec, machine
 
 from .corpus import survey_named
 
 
 def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[float, str]:
-    name, _, workers = backend.partition(":")
-    options = {"workers": int(workers)} if workers else {}
+    name, workers = backend_spec(backend)
+    options = {"workers": workers} if workers > 1 else {}
     start = time.monotonic()
     found = 0
     try:

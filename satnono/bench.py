@@ -19,6 +19,33 @@ from .puzzle import Puzzle
 
 MODES = {"first": 1, "validate": 2, "count": None}
 BENCH_BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
+#: backends that take workers, written ``sat:2`` in a benchmark
+WORKER_BACKENDS = ("sat", "cpsat", "plain-cpsat")
+
+
+def backend_spec(label: str) -> tuple[str, int]:
+    """``"sat:2"`` -> ``("sat", 2)``: a benchmarked backend and its workers (racing
+    searches for sat, CP-SAT's workers for cpsat), so that one CSV can hold both."""
+    name, colon, workers = label.partition(":")
+    if name not in BENCH_BACKENDS:
+        raise ValueError(f"unknown backend {label!r} (known: {', '.join(BENCH_BACKENDS)})")
+    if not colon:
+        return name, 1
+    if name not in WORKER_BACKENDS:
+        raise ValueError(f"{label!r}: workers go with {', '.join(WORKER_BACKENDS)}")
+    if not workers.isdigit() or int(workers) < 1:
+        raise ValueError(f"{label!r}: workers must be a whole number from 1, as in sat:2")
+    return name, int(workers)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for: the solver
+    processes a run with a timeout (or racing workers) searches in."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 @dataclass
@@ -92,14 +119,15 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
 
     run.cells = puzzle.width * puzzle.height
     ctx = Context(puzzle)
+    backend, workers = backend_spec(run.backend)
     started = time.monotonic()
-    cpu0 = time.process_time()
+    cpu0 = _cpu()
     try:
         if run.mode == "count":
             from .count import count
 
-            res = count(puzzle, "auto" if run.backend == "sat" else "enumerate",
-                        backend=run.backend, timeout=run.timeout)
+            res = count(puzzle, "auto" if backend == "sat" else "enumerate",
+                        backend=backend, timeout=run.timeout, workers=workers)
             run.solutions = res.count
             run.verdict = str(res.count) if res.complete else "timeout"
             run.variables, run.clauses = res.variables, res.clauses
@@ -107,12 +135,14 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
         else:
             limit = MODES[run.mode]
             opts: dict = {}
-            if run.backend in ("sat", "native", "cpsat"):
+            if backend in ("sat", "native", "cpsat"):
                 opts["ctx"] = ctx
-            if run.backend in ("sat", "plain-sat") and run.solver:
+            if backend in ("sat", "plain-sat") and run.solver:
                 opts["solver"] = run.solver
+            if workers > 1:
+                opts["workers"] = workers
             try:
-                for _ in solve(puzzle, run.backend, limit=limit, timeout=run.timeout, **opts):
+                for _ in solve(puzzle, backend, limit=limit, timeout=run.timeout, **opts):
                     run.solutions += 1
                 run.verdict = {0: "none", 1: "unique"}.get(run.solutions, "multiple")
                 if run.mode == "first" and run.solutions:
@@ -124,13 +154,13 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
                 run.variables = enc.variables  # type: ignore[attr-defined]
                 run.clauses = len(enc.clauses)  # type: ignore[attr-defined]
                 run.fixed = run.cells - len(enc.cells)  # type: ignore[attr-defined]
-            elif run.backend == "sat" and run.verdict != "timeout":
+            elif backend == "sat" and run.verdict != "timeout":
                 run.fixed = run.cells  # propagation and probing alone decided it
     except Exception as exc:  # reported in the CSV, never fatal to the run
         run.verdict = "error"
         run.error = f"{type(exc).__name__}: {exc}"[:300]
     run.wall = time.monotonic() - started
-    run.cpu = time.process_time() - cpu0
+    run.cpu = _cpu() - cpu0
     if run.fixed < 0 and run.verdict != "error":
         # backends that do not report it: what line propagation alone fixes (outside the
         # timed part; it costs milliseconds)

@@ -53,12 +53,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.paths and not args.suite:
         raise Usage("give puzzle files or directories, or --suite NAME")
-    from .bench import BENCH_BACKENDS, MODES, Run, append_csv, execute, read_csv, upgrade_csv
+    from .bench import MODES, Run, append_csv, backend_spec, execute, read_csv, upgrade_csv
 
     backends = args.backend.split(",")
-    bad = [b for b in backends if b not in BENCH_BACKENDS]
-    if bad:
-        raise Usage(f"unknown backend {bad[0]!r} (known: {', '.join(BENCH_BACKENDS)})")
+    try:
+        names = {b: backend_spec(b)[0] for b in backends}
+    except ValueError as exc:
+        raise Usage(str(exc)) from None
     if args.mode not in MODES:
         raise Usage(f"unknown mode {args.mode!r} (known: {', '.join(MODES)})")
     solvers = args.solver.split(",") if args.solver else [""]
@@ -74,7 +75,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     tasks = []
     for suite_name, name, puzzle in items:
         for b in backends:
-            for s in (solvers if b in ("sat", "plain-sat") else [""]):
+            for s in (solvers if names[b] in ("sat", "plain-sat") else [""]):
                 run = Run(suite_name, name, puzzle.size, b, s, args.mode, args.timeout)
                 if run.key() not in done:
                     tasks.append((run, puzzle))
@@ -146,7 +147,9 @@ def add_parser(sub, positive, count) -> None:
     p.add_argument("--suite", action="append", metavar="NAME",
                    help="survey, tcga2015, random or large (repeatable)")
     p.add_argument("--backend", default="sat,cpsat,native",
-                   help="comma-separated: native, sat, cpsat, plain-sat, plain-cpsat")
+                   help="comma-separated: native, sat, cpsat, plain-sat, plain-cpsat; "
+                   "sat:N, cpsat:N, plain-cpsat:N with N workers (as --workers N; mind "
+                   "--jobs, which multiplies them)")
     p.add_argument("--solver", help="comma-separated pysat solvers for sat and plain-sat")
     p.add_argument("--mode", default="validate", help="first (1 solution), validate (2, the "
                    "default: tells unique from not), count (exact count)")

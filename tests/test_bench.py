@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 
 from satnono.bench import read_csv
@@ -101,3 +102,42 @@ def test_a_csv_from_before_the_machine_column_still_reads_and_reports(tmp_path):
 def test_bench_needs_something_to_run(capsys):
     assert main(["bench"]) == 2
     assert main(["bench", str(PUZZLES / "car.dat"), "--backend", "magic"]) == 2
+
+
+def test_backends_with_workers(tmp_path):
+    p = tmp_path / "perm5.json"
+    p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
+    out = tmp_path / "r.csv"
+    assert main(["bench", str(p), str(PUZZLES / "two.dat"), "--backend",
+                 "sat,sat:2,cpsat:2", "--mode", "count", "-o", str(out)]) == 0
+    runs = {(r.puzzle, r.backend): r for r in read_csv(str(out))}
+    assert len(runs) == 6
+    for b in ("sat", "sat:2", "cpsat:2"):
+        assert runs[("perm5.json", b)].verdict == "120"
+        assert runs[("two.dat", b)].verdict == "2"
+
+
+def _spin(seconds: float) -> None:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_cpu_time_counts_the_solver_processes():
+    # a run with a timeout searches in a child process: its CPU time is the run's
+    import multiprocessing as mp
+
+    from satnono.bench import _cpu
+
+    before, own = _cpu(), time.process_time()
+    child = mp.get_context("fork").Process(target=_spin, args=(0.5,))
+    child.start()
+    child.join()
+    assert _cpu() - before >= 0.45 and time.process_time() - own < 0.2
+
+
+def test_bad_backend_specs_are_refused(capsys):
+    for spec, why in (("sat:0", "whole number from 1"), ("native:2", "workers go with"),
+                      ("sat:x", "whole number"), ("kissat", "unknown backend")):
+        assert main(["bench", str(PUZZLES / "car.dat"), "--backend", spec]) == 2
+        assert why in capsys.readouterr().err
