@@ -14,21 +14,19 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
+from .backends import BACKENDS, WORKER_BACKENDS
 from .output import atomic_output, write_failed
 from .puzzle import Puzzle
 
 MODES = {"first": 1, "validate": 2, "count": None}
-BENCH_BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
-#: backends that take workers, written ``sat:2`` in a benchmark
-WORKER_BACKENDS = ("sat", "cpsat", "plain-cpsat")
 
 
 def backend_spec(label: str) -> tuple[str, int]:
     """``"sat:2"`` -> ``("sat", 2)``: a benchmarked backend and its workers (racing
     searches for sat, CP-SAT's workers for cpsat), so that one CSV can hold both."""
     name, colon, workers = label.partition(":")
-    if name not in BENCH_BACKENDS:
-        raise ValueError(f"unknown backend {label!r} (known: {', '.join(BENCH_BACKENDS)})")
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {label!r} (known: {', '.join(BACKENDS)})")
     if not colon:
         return name, 1
     if name not in WORKER_BACKENDS:

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from .backends import BACKENDS
+from .backends import BACKENDS, WORKER_BACKENDS
 from .errors import SatnonoError, SearchTimeout
 from .formats import shown
 from .output import atomic_output, check_writable
@@ -226,7 +226,7 @@ def _backend_options(args: argparse.Namespace) -> dict:
 
 
 def _check_workers(args: argparse.Namespace) -> None:
-    if args.backend not in ("sat", "cpsat", "plain-cpsat"):
+    if args.backend not in WORKER_BACKENDS:
         raise Usage("--workers goes with --backend sat or cpsat")
 
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from ..puzzle import Puzzle, Solution
 
 BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
+#: the backends that take ``workers``
+WORKER_BACKENDS = ("sat", "cpsat", "plain-cpsat")
 
 
 def solutions(puzzle: Puzzle, backend: str = "sat", *, timeout: float | None = None,
