@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .encode import decode, residual
+from .errors import SearchTimeout
 from .presolve import deadline_of
 from .propagate import Context
 from .puzzle import Puzzle, Solution, is_solution, line_clue, validate
@@ -25,11 +26,15 @@ class Uniqueness:
     solutions: list[Solution] = field(default_factory=list)  # up to two
     ambiguous: list[tuple[int, int]] = field(default_factory=list)  # (row, col), from 0
     sat_calls: int = 0
+    #: False when the time ran out after the verdict was proven, while looking for more
+    #: ambiguous cells: ``ambiguous`` is then only those found
+    complete: bool = True
 
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
                solver: str = "cadical195", workers: int = 1) -> Uniqueness:
-    """Raises SearchTimeout when the time runs out before the verdict is proven.
+    """Raises SearchTimeout when the time runs out before the verdict is proven; when it
+    runs out later, the ambiguous cells found so far come back marked incomplete.
     ``workers`` > 1 races that many differently set searches for the first solution (as
     the sat backend does); the first to find one computes the backbone alone."""
     if workers < 1:
@@ -43,16 +48,25 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         return Uniqueness("unique", [board.to_solution()])
     cells = sorted(enc.cells.items())
     args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
+    complete = True
     if deadline is None and workers == 1:
-        result = list(_backbone(*args))
+        *models, calls = _backbone(*args)
     else:
         from .backends.sat import search
         from .child import race
 
-        # a SearchTimeout from the race means the verdict is not proven: let it out
         jobs = [(_backbone, args + search(i)) for i in range(workers)]
-        result = list(race(jobs, deadline, timeout, what="SAT solver"))
-    *models, calls = result
+        models = []
+        try:
+            for item in race(jobs, deadline, timeout, what="SAT solver"):
+                models.append(item)
+        except SearchTimeout:
+            if len(models) < 2:  # the verdict is not proven: let it out
+                raise
+            complete = False  # two solutions prove it; only the ambiguity is unfinished
+            calls = len(models)
+        else:
+            *models, calls = models
     sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
     for sol in sols:
         if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug
@@ -64,7 +78,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     first, others = set(models[0]), [set(m) for m in models[1:]]
     # a cell is ambiguous when some model's value differs from the first model's
     ambiguous = sorted(rc for rc, v in cells if any((v in first) != (v in m) for m in others))
-    return Uniqueness("multiple", sols, ambiguous, calls)
+    return Uniqueness("multiple", sols, ambiguous, calls, complete)
 
 
 def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int,

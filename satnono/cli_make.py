@@ -47,15 +47,22 @@ def _report(label: str, puzzle, timeout: float | None, want_json: bool,
     else:
         status = EXIT_MULTIPLE
         cells = puzzle.width * puzzle.height
-        lines.append(f"{label}: NOT unique — more than one solution (proven); "
-                     f"{len(u.ambiguous)} of {cells} cells differ between solutions")
+        if u.complete:
+            differ = f"{len(u.ambiguous)} of {cells} cells differ between solutions"
+            legend = "cells that differ across all solutions ('?'; the rest is forced)"
+        else:
+            differ = (f"at least {len(u.ambiguous)} of {cells} cells differ between "
+                      "solutions (the time limit stopped the search for more)")
+            legend = "cells found to differ ('?'; the time ran out before the rest was proven)"
+        lines.append(f"{label}: NOT unique — more than one solution (proven); {differ}")
         a, b = (s.strings() for s in u.solutions[:2])
         lines.append("  two solutions:")
         lines.extend(f"    {x}   {y}" for x, y in zip(a, b))
         grid = ambiguity_grid(u.solutions[0], u.ambiguous)
-        lines.append("  cells that differ across all solutions ('?'; the rest is forced):")
+        lines.append(f"  {legend}:")
         lines.extend(f"    {row}" for row in grid)
         data["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
+        data["ambiguous_complete"] = u.complete
         data["ambiguity_grid"] = grid
     if puzzle.goal:
         goal = Solution.from_strings(puzzle.goal)

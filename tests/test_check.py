@@ -154,6 +154,35 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
     capsys.readouterr()
 
 
+def test_a_time_limit_after_the_second_solution_keeps_the_verdict(monkeypatch, tmp_path,
+                                                                   capsys):
+    import satnono.check
+
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)  # 120 solutions; every cell differs
+    full = set(uniqueness(p).ambiguous)
+    real = satnono.check._backbone
+
+    def stalls_after_two(*args):  # the search for more ambiguous cells outlasts the limit
+        for i, item in enumerate(real(*args)):
+            yield item
+            if i == 1:
+                time.sleep(60)
+
+    monkeypatch.setattr(satnono.check, "_backbone", stalls_after_two)
+    for workers in (1, 2):
+        u = uniqueness(p, timeout=1.5, workers=workers)
+        assert u.verdict == "multiple" and not u.complete
+        assert 0 < len(u.ambiguous) < len(full) and set(u.ambiguous) <= full
+        assert all(is_solution(p, s) for s in u.solutions)
+    path = tmp_path / "perm.json"
+    path.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
+    assert main(["check", str(path), "--timeout", "1.5", "--no-rating", "--json"]) == 5
+    got = json.loads(capsys.readouterr().out)
+    assert got["verdict"] == "multiple" and got["ambiguous_complete"] is False
+    assert main(["check", str(path), "--timeout", "1.5", "--no-rating"]) == 5
+    assert "the time limit stopped the search for more" in capsys.readouterr().out
+
+
 def test_make_from_png_and_text(tmp_path, capsys):
     from PIL import Image, ImageDraw
 
