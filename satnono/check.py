@@ -48,25 +48,22 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         return Uniqueness("unique", [board.to_solution()])
     cells = sorted(enc.cells.items())
     args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
-    complete = True
-    if deadline is None and workers == 1:
-        *models, calls = _backbone(*args)
-    else:
-        from .backends.sat import search
-        from .child import race
+    from .backends.sat import search
+    from .child import race
 
-        jobs = [(_backbone, args + search(i)) for i in range(workers)]
-        models = []
-        try:
-            for item in race(jobs, deadline, timeout, what="SAT solver"):
-                models.append(item)
-        except SearchTimeout:
-            if len(models) < 2:  # the verdict is not proven: let it out
-                raise
-            complete = False  # two solutions prove it; only the ambiguity is unfinished
-            calls = len(models)
-        else:
-            *models, calls = models
+    jobs = [(_backbone, args + search(i)) for i in range(workers)]
+    complete = True
+    models = []
+    try:
+        for item in race(jobs, deadline, timeout, what="SAT solver"):
+            models.append(item)
+    except SearchTimeout:
+        if len(models) < 2:  # the verdict is not proven: let it out
+            raise
+        complete = False  # two solutions prove it; only the ambiguity is unfinished
+        calls = len(models)
+    else:
+        *models, calls = models
     sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
     for sol in sols:
         if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug

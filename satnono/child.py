@@ -2,7 +2,8 @@
 
 SAT solvers and model counters inside pysat and pyganak cannot be interrupted in the middle
 of one call, so a time limit is only honest if the work runs where it can be killed.
-Items cross back through a pipe as soon as they are made, so nothing found is lost.
+Items cross back through a pipe as soon as they are made, so nothing found is lost. With
+one job and no deadline there is nothing to kill, and the generator runs in this process.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
 
 def stream(fn: Callable[..., Iterator], args: tuple, deadline: float | None,
            timeout: float | None, what: str = "solver") -> Iterator:
-    """Yield what ``fn(*args)`` yields, computed in a child; SearchTimeout at ``deadline``
-    (its ``found`` is the number of items yielded before it)."""
+    """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline;
+    SearchTimeout at ``deadline`` (its ``found`` is the number of items yielded before it)."""
     return race([(fn, args)], deadline, timeout, what)
 
 
@@ -39,6 +40,10 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | No
     alone and the others are killed. For jobs that yield the same items by different
     searches (a portfolio), this takes the luckiest search on each input: what one
     search gains on one puzzle another often loses on the next."""
+    if len(jobs) == 1 and deadline is None:  # nothing to race, nothing to kill
+        fn, args = jobs[0]
+        yield from fn(*args)
+        return
     import multiprocessing as mp
     from multiprocessing.connection import wait
 

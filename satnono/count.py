@@ -118,12 +118,9 @@ def _ganak_result(ctx: Context, started: float, deadline: float | None,
     sampling = sorted(enc.cells.values())
     args = (enc.variables, enc.clauses, sampling)
     try:
-        if deadline is None:
-            (n,) = list(_ganak(*args))
-        else:
-            from .child import stream
+        from .child import stream
 
-            (n,) = list(stream(_ganak, args, deadline, timeout or 0, what="model counter"))
+        (n,) = list(stream(_ganak, args, deadline, timeout, what="model counter"))
     except SearchTimeout:
         return CountResult(found, False, "ganak", time.monotonic() - started, *_size(ctx))
     return CountResult(n, True, "ganak", time.monotonic() - started, *_size(ctx))

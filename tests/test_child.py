@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -30,6 +31,18 @@ def test_items_stream_through_and_the_deadline_counts_what_was_yielded():
             items.append(item)
     assert items == [1] and err.value.found == 1
     assert time.monotonic() - start < 10  # the stalled child was killed, not waited for
+
+
+def _pid():
+    yield os.getpid()
+
+
+def test_one_job_without_a_deadline_runs_here_and_anything_else_in_a_child():
+    # with nothing to kill at a deadline and nothing to race, no process is forked
+    assert list(stream(_pid, (), None, None)) == [os.getpid()]
+    assert list(stream(_pid, (), time.monotonic() + 30, 30)) != [os.getpid()]
+    (pid,) = race([(_pid, ()), (_pid, ())], None, None)
+    assert pid != os.getpid()
 
 
 def test_an_error_in_the_child_is_reported_after_what_it_yielded():

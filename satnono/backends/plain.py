@@ -60,12 +60,9 @@ def sat_solutions(puzzle: Puzzle, *, solver: str = "cadical195", timeout: float 
     from ..child import stream
     from ..presolve import deadline_of
 
-    deadline = deadline_of(timeout)
-    if deadline is None:
-        rows = _rows(puzzle, solver, limit)
-    else:  # encoding included: the whole baseline runs where the deadline can stop it
-        rows = stream(_rows, (puzzle, solver, limit), deadline, timeout or 0,
-                      what="SAT solver")
+    # encoding included: with a deadline the whole baseline runs where it can be stopped
+    rows = stream(_rows, (puzzle, solver, limit), deadline_of(timeout), timeout,
+                  what="SAT solver")
     for masks in rows:
         yield Solution(puzzle.width, tuple(masks))
 

@@ -66,10 +66,6 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
         yield board.to_solution()
         return
     cells = list(enc.cells.values())
-    if deadline is None and workers == 1:
-        for true in _enumerate(solver, enc.clauses, cells, limit):
-            yield Solution(puzzle.width, tuple(decode(enc, true)))
-        return
     jobs = [(_enumerate_sorted, (solver, enc.clauses, cells, limit, True) + search(i))
             for i in range(workers)]
     for true in race(jobs, deadline, timeout, what="SAT solver"):
@@ -136,6 +132,6 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
 def _enumerate_sorted(solver: str, clauses: list[list[int]], cells: list[int],
                       limit: int | None, tuned: bool, seed: int | None = None,
                       forced: bool | None = None) -> Iterator[list[int]]:
-    """What a child process sends back (in the order it was found)."""
+    """What :func:`race` yields (in the order found; a list, sent back from a child)."""
     for true in _enumerate(solver, clauses, cells, limit, tuned, seed, forced):
         yield sorted(true)
