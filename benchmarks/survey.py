@@ -23,7 +23,8 @@ from satnono.bench import backend_spec, machine
 from .corpus import survey_named
 
 
-def validate_time(p: satnono.Puzzle, backend: str, timeout: float) -> tuple[float, str]:
+def validate_time(p: satnono.Puzzle, backend: str, timeout: float | None
+                  ) -> tuple[float, str]:
     name, workers = backend_spec(backend)
     options = {"workers": workers} if workers > 1 else {}
     start = time.monotonic()
