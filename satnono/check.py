@@ -37,8 +37,10 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     runs out later, the ambiguous cells found so far come back marked incomplete.
     ``workers`` > 1 races that many differently set searches for the first solution (as
     the sat backend does); the first to find one computes the backbone alone."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    from .backends.sat import searches
+    from .child import race
+
+    settings = searches(workers)
     validate(puzzle)
     deadline = deadline_of(timeout)
     board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout)
@@ -48,10 +50,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         return Uniqueness("unique", [board.to_solution()])
     cells = sorted(enc.cells.items())
     args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
-    from .backends.sat import search
-    from .child import race
-
-    jobs = [(_backbone, args + search(i)) for i in range(workers)]
+    jobs = [(_backbone, args + s) for s in settings]
     complete = True
     models = []
     try:

@@ -106,7 +106,7 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
 
 @pytest.mark.parametrize("forced", [False, True])
 def test_forced_phases_leave_the_solutions_unchanged(forced):
-    # the searches of racing workers 1 and 2 (satnono.backends.sat.search)
+    # the searches of racing workers 1 and 2 (satnono.backends.sat.searches)
     from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
 

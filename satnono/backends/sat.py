@@ -52,11 +52,10 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
               limit: int | None = None, probing: bool = True, workers: int = 1,
               ctx: Context | None = None) -> Iterator[Solution]:
     """Propagate (and probe) at the root, then enumerate the residual CNF's models.
-    ``workers`` > 1 races that many differently set solvers (:func:`search`) in child
+    ``workers`` > 1 races that many differently set solvers (:func:`searches`) in child
     processes; the first to find a model goes on alone."""
     check_solver(solver, enumerating=limit != 1)
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    settings = searches(workers)
     ctx = ctx or Context(puzzle)
     deadline = deadline_of(timeout)
     board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout)
@@ -66,22 +65,23 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
         yield board.to_solution()
         return
     cells = list(enc.cells.values())
-    jobs = [(_enumerate_sorted, (solver, enc.clauses, cells, limit, True) + search(i))
-            for i in range(workers)]
+    jobs = [(_enumerate_sorted, (solver, enc.clauses, cells, limit, True) + s)
+            for s in settings]
     for true in race(jobs, deadline, timeout, what="SAT solver"):
         yield Solution(puzzle.width, tuple(decode(enc, set(true))))
 
 
-def search(worker: int) -> tuple[int | None, bool | None]:
-    """``(seed, forced phase)`` of racing worker ``worker``. Worker 0 is the one-worker
-    search (saved phases); worker 1 decides every variable false first, always
+def searches(workers: int) -> list[tuple[int | None, bool | None]]:
+    """``(seed, forced phase)`` of each of ``workers`` racing solvers. Worker 0 is the
+    one-worker search (saved phases); worker 1 decides every variable false first, always
     (CaDiCaL's forced phases), worker 2 true; later ones are worker 0 with other seeds.
     On the 100 hardest tournament puzzles the faster of workers 0 and 1 needs 1.4x fewer
     conflicts than worker 0 alone, though worker 1 alone needs 1.7x more: each is the
     better one on about half of them (benchmarks/results/README.md)."""
-    if worker < 3:
-        return None, (None, False, True)[worker]
-    return worker - 2, None
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    return [(None, (None, False, True)[i]) if i < 3 else (i - 2, None)
+            for i in range(workers)]
 
 
 def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
@@ -89,7 +89,7 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration.
     ``seed`` (CaDiCaL only) picks another of its equally good searches: what the
     benchmarks use to show the spread one puzzle's time has. ``forced`` (True or False)
-    makes every decision take that value first (a racing worker, :func:`search`)."""
+    makes every decision take that value first (a racing worker, :func:`searches`)."""
     from pysat.solvers import Solver
 
     s = Solver(name=name)
