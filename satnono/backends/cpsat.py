@@ -76,6 +76,7 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
                                grid)
         return
     solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # its enumeration is complete only with one worker
     solver.parameters.enumerate_all_solutions = True
     if deadline is not None:
         solver.parameters.max_time_in_seconds = time_left(deadline)
