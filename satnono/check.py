@@ -43,7 +43,8 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     settings = searches(workers)
     validate(puzzle)
     deadline = deadline_of(timeout)
-    board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout)
+    board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout,
+                         workers=workers)
     if board is None:
         return Uniqueness("none")
     if enc is None:

@@ -20,9 +20,9 @@ from .formats import shown
 from .output import atomic_output, check_writable
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
-WORKERS_HELP = ("sat backend: solvers with different search settings raced on as many "
-                "cores, the first to find a solution going on alone; cpsat backend: search "
-                "workers (default 1)")
+WORKERS_HELP = ("sat backend: root probing shared by up to N cores, then N solvers with "
+                "different search settings raced, the first to find a solution going on "
+                "alone; cpsat backend: search workers (default 1)")
 
 
 class Usage(SatnonoError):

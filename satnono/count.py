@@ -67,7 +67,8 @@ def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
     started = time.monotonic()
     deadline = deadline_of(timeout)
     if method == "ganak":
-        return _ganak_result(Context(puzzle), started, deadline, timeout, found=0)
+        return _ganak_result(Context(puzzle), started, deadline, timeout, found=0,
+                             workers=workers)
     from .solver import solve
 
     ctx = Context(puzzle)
@@ -86,7 +87,7 @@ def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
         how = f"enumerate ({backend})" if ctx.encoding is not None or backend != "sat" \
             else "propagation"
         return CountResult(found, True, how, time.monotonic() - started, *_size(ctx))
-    return _ganak_result(ctx, started, deadline, timeout, found)
+    return _ganak_result(ctx, started, deadline, timeout, found, workers)
 
 
 def _size(ctx: Context) -> tuple[int, int, int]:
@@ -97,7 +98,7 @@ def _size(ctx: Context) -> tuple[int, int, int]:
 
 
 def _ganak_result(ctx: Context, started: float, deadline: float | None,
-                  timeout: float | None, found: int) -> CountResult:
+                  timeout: float | None, found: int, workers: int = 1) -> CountResult:
     try:
         import pyganak  # noqa: F401
     except ImportError:  # pragma: no cover - pyganak is a dependency
@@ -108,7 +109,7 @@ def _ganak_result(ctx: Context, started: float, deadline: float | None,
         from .encode import residual
 
         try:
-            board, enc = residual(ctx, deadline=deadline, timeout=timeout)
+            board, enc = residual(ctx, deadline=deadline, timeout=timeout, workers=workers)
         except SearchTimeout:
             return CountResult(found, False, "ganak", time.monotonic() - started)
         if board is None:

@@ -32,7 +32,7 @@ from pysat.formula import IDPool
 
 from .automaton import automaton, closed_automaton, entered_by, layers
 from .board import Board
-from .presolve import presolve
+from .presolve import gc_paused, presolve
 from .propagate import Context
 from .puzzle import Puzzle
 
@@ -168,16 +168,20 @@ def encode(puzzle: Puzzle, board: Board) -> Encoding:
 
 
 def residual(ctx: Context, *, probing: bool = True, deadline: float | None = None,
-             timeout: float | None = None) -> tuple[Board | None, Encoding | None]:
+             timeout: float | None = None, workers: int = 1
+             ) -> tuple[Board | None, Encoding | None]:
     """Presolve, then the CNF of what is left (also kept in ``ctx.encoding``): what every
     CNF consumer starts from. ``(None, None)``: the clues contradict; ``(board, None)``:
-    propagation and probing solved the puzzle; else ``(board, encoding)``."""
-    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout)
+    propagation and probing solved the puzzle; else ``(board, encoding)``. ``workers``
+    processes share the probing."""
+    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout,
+                     workers=workers)
     if board is None:
         return None, None
     if board.solved():
         return board, None
-    enc = ctx.encoding = encode(ctx.puzzle, board)
+    with gc_paused():
+        enc = ctx.encoding = encode(ctx.puzzle, board)
     return (None, None) if enc.infeasible else (board, enc)
 
 

@@ -58,7 +58,8 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
     settings = searches(workers)
     ctx = ctx or Context(puzzle)
     deadline = deadline_of(timeout)
-    board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout)
+    board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout,
+                         workers=workers)
     if board is None:
         return
     if enc is None:

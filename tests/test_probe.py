@@ -1,0 +1,94 @@
+"""Probing: sound, and the same board and branching cell whether one process probes or several."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+
+import pytest
+
+from satnono import Puzzle, SearchTimeout, puzzle_from_picture
+from satnono import probe as probing
+from satnono.board import Board
+from satnono.propagate import Context, propagate
+
+from .conftest import brute_solutions, random_picture
+
+
+def probed(puzzle: Puzzle, workers: int) -> tuple[bool, tuple | None, Board, Context]:
+    ctx = Context(puzzle)
+    board = Board(puzzle.width, puzzle.height)
+    if not propagate(ctx, board):
+        return False, None, board, ctx
+    consistent, best = probing.probe(ctx, board, None, workers)
+    return consistent, best, board, ctx
+
+
+def shuffled(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """The same clues with the rows in another order: often no grid fits any more."""
+    rows = list(puzzle.rows)
+    rng.shuffle(rows)
+    return Puzzle(tuple(rows), puzzle.columns)
+
+
+def puzzles(seed: int, count: int, max_side: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        w, h = rng.randint(1, max_side), rng.randint(1, max_side)
+        p = puzzle_from_picture(random_picture(rng, w, h, rng.choice([0.3, 0.45, 0.6])))
+        yield p
+        yield shuffled(p, rng)
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypatch, workers):
+    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+    compared = infeasible = 0
+    for puzzle in puzzles(seed=workers, count=40, max_side=22):
+        ok1, best1, b1, ctx1 = probed(puzzle, 1)
+        ok2, best2, b2, ctx2 = probed(puzzle, workers)
+        assert ok1 == ok2
+        if not ok1:
+            infeasible += 1
+            continue
+        assert (b1.rf, b1.re, b1.cf, b1.ce) == (b2.rf, b2.re, b2.cf, b2.ce)
+        assert best1 == best2
+        if not b1.solved():
+            compared += 1
+            assert ctx2.stats.probes >= ctx1.stats.probes > 0  # the helpers' probes count
+    assert compared >= 20 and infeasible >= 5
+
+
+def test_parallel_probing_is_sound(monkeypatch):
+    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+    for puzzle in puzzles(seed=7, count=60, max_side=5):
+        ok, _, board, _ = probed(puzzle, 2)
+        sols = brute_solutions(puzzle)
+        assert ok == bool(sols)
+        for sol in sols:  # every solution agrees with every cell probing fixed
+            for r, row in enumerate(sol.rows):
+                assert board.rf[r] & ~row == 0 and board.re[r] & row == 0
+
+
+def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
+    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+    rng = random.Random(3)
+    puzzle = puzzle_from_picture(random_picture(rng, 30, 30, 0.5))
+    ctx = Context(puzzle)
+    board = Board(puzzle.width, puzzle.height)
+    assert propagate(ctx, board) and not board.solved()
+    with pytest.raises(SearchTimeout):
+        probing.probe(ctx, board, time.monotonic() - 1, 2)
+    assert multiprocessing.active_children() == []
+
+
+def test_small_boards_are_probed_in_this_process(monkeypatch):
+    def no_fork(*args):
+        raise AssertionError("a board this small should not start a process")
+
+    monkeypatch.setattr(probing, "_probe_parallel", no_fork)
+    rng = random.Random(5)
+    puzzle = puzzle_from_picture(random_picture(rng, 8, 8, 0.5))
+    ok, _, _, _ = probed(puzzle, 2)
+    assert ok
