@@ -81,9 +81,15 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | No
             found += 1
             yield item
     finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-        for conn in conns:
-            conn.close()
+        stop(procs, conns)
+
+
+def stop(procs: list, conns: list) -> None:
+    """Kill the children still running (a search nobody waits for any more), reap them
+    all and close their pipes."""
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+    for conn in conns:
+        conn.close()

@@ -152,6 +152,8 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
     Helpers live for the whole of probing, so their line caches stay warm."""
     import multiprocessing as mp
 
+    from .child import stop
+
     fork = mp.get_context("fork")
     conns, procs = [], []
     try:
@@ -201,9 +203,4 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
             if not changed:
                 return True, best
     finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-        for conn in conns:
-            conn.close()
+        stop(procs, conns)
