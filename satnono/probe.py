@@ -13,6 +13,7 @@ the parent merges what they found, and passes repeat until none finds anything. 
 from __future__ import annotations
 
 import time
+from operator import and_
 
 from .board import Board
 from .errors import SatnonoError, SearchTimeout
@@ -63,15 +64,8 @@ def _pass(ctx: Context, board: Board, cells: list[tuple[int, int]],
                 return False, True, None, best_score
             changed = True
             continue
-        dirty = []
-        agreed = 0
-        for i in range(h):
-            nf = one.rf[i] & zero.rf[i] & ~board.rf[i]
-            ne = one.re[i] & zero.re[i] & ~board.re[i]
-            if nf or ne:
-                _fix(board, i, nf, ne)
-                dirty.append(i)
-                agreed += (nf | ne).bit_count()
+        dirty, agreed = _fix(board, list(map(and_, one.rf, zero.rf)),
+                             list(map(and_, one.re, zero.re)))
         if dirty:
             if ctx.trace is not None:
                 ctx.trace("agreed", board, r, c, agreed)
@@ -87,13 +81,31 @@ def _pass(ctx: Context, board: Board, cells: list[tuple[int, int]],
     return True, changed, best, best_score
 
 
-def _fix(board: Board, r: int, filled: int, empty: int) -> None:
-    """Set the cells of row ``r`` in the masks (columns too)."""
-    for x, v in ((filled, 1), (empty, 0)):
-        while x:
-            low = x & -x
-            board.set(r, low.bit_length() - 1, v)
-            x ^= low
+def _fix(board: Board, filled: list[int], empty: list[int]) -> tuple[list[int], int]:
+    """Set the cells of the row masks ``filled`` and ``empty`` that ``board`` does not know
+    yet. Returns the lines to propagate from, the rows and the columns of those cells (a
+    column's new cell does not make its row's solve fix anything, so the column would not
+    be looked at again), and how many cells were set."""
+    h = board.height
+    lines = []
+    columns = 0
+    count = 0
+    for r in range(h):
+        nf, ne = filled[r] & ~board.rf[r], empty[r] & ~board.re[r]
+        if nf or ne:
+            for x, v in ((nf, 1), (ne, 0)):
+                while x:
+                    low = x & -x
+                    board.set(r, low.bit_length() - 1, v)
+                    x ^= low
+            lines.append(r)
+            columns |= nf | ne
+            count += (nf | ne).bit_count()
+    while columns:
+        low = columns & -columns
+        lines.append(h + low.bit_length() - 1)
+        columns ^= low
+    return lines, count
 
 
 def probe(ctx: Context, board: Board, deadline: float | None = None, workers: int = 1
@@ -127,8 +139,6 @@ def _worker(conn, ctx: Context, deadline: float | None) -> None:
     try:
         while True:
             job = conn.recv()
-            if job is None:
-                return
             board = Board(len(job[2]), len(job[0]))
             board.rf, board.re, board.cf, board.ce, cells = job
             probes, solves = ctx.stats.probes, ctx.stats.line_solves
@@ -147,8 +157,8 @@ def _worker(conn, ctx: Context, deadline: float | None) -> None:
 
 def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers: int
                     ) -> tuple[bool, tuple[int, int] | None]:
-    """Each pass: this process probes the first share, helpers the others, each on its own
-    copy of the board; what they fixed is merged and propagated, until a pass fixes nothing.
+    """Each pass: this process probes the first share on the board, helpers the others on
+    copies of it; what they fixed is merged and propagated, until a pass fixes nothing.
     Helpers live for the whole of probing, so their line caches stay warm."""
     import multiprocessing as mp
 
@@ -164,13 +174,15 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
             theirs.close()
             conns.append(mine)
             procs.append(proc)
-        h = board.height
         while True:
             shares = _shares(board.unknown_cells(), workers)
             for conn, cells in zip(conns, shares[1:]):
                 conn.send((board.rf, board.re, board.cf, board.ce, cells))
-            own = board.copy()
-            results = [(_pass(ctx, own, shares[0], deadline), own.rf, own.re)]
+            # this process's share is probed on the board itself, the helpers' merged after
+            consistent, changed, best, best_score = _pass(ctx, board, shares[0], deadline)
+            if not consistent:
+                return False, None
+            results = []
             for conn in conns:
                 try:
                     reply = conn.recv()
@@ -184,20 +196,14 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
                 ctx.stats.probes += probes
                 ctx.stats.line_solves += solves
                 results.append((outcome, rf, re))
-            changed = False
-            best, best_score = None, (-1, -1)
-            dirty = set()
+            dirty: set[int] = set()
             for (consistent, moved, cell, score), rf, re in results:
                 if not consistent:
                     return False, None
                 changed |= moved
                 if score > best_score:  # shares come in cell order: the first best wins
                     best, best_score = cell, score
-                for r in range(h):
-                    nf, ne = rf[r] & ~board.rf[r], re[r] & ~board.re[r]
-                    if nf or ne:
-                        _fix(board, r, nf, ne)
-                        dirty.add(r)
+                dirty.update(_fix(board, rf, re)[0])
             if dirty and not propagate(ctx, board, sorted(dirty)):
                 return False, None
             if not changed:
