@@ -37,7 +37,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     runs out later, the ambiguous cells found so far come back marked incomplete.
     ``workers`` > 1 races that many differently set searches for the first solution (as
     the sat backend does); the first to find one computes the backbone alone."""
-    from .backends.sat import searches
+    from .backends.sat import new_solver, searches
     from .child import race
 
     settings = searches(workers)
@@ -50,13 +50,14 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     if enc is None:
         return Uniqueness("unique", [board.to_solution()])
     cells = sorted(enc.cells.items())
-    args = (solver, enc.clauses, [v for _, v in cells], enc.variables)
-    jobs = [(_backbone, args + s) for s in settings]
     complete = True
     models = []
     try:
-        for item in race(jobs, deadline, timeout, what="SAT solver"):
-            models.append(item)
+        with new_solver(solver, enc.clauses) as base:  # loaded once, shared by the racers
+            args = (base, solver, [v for _, v in cells], enc.variables)
+            jobs = [(_backbone, args + s) for s in settings]
+            for item in race(jobs, deadline, timeout, what="SAT solver", size=enc.size()):
+                models.append(item)
     except SearchTimeout:
         if len(models) < 2:  # the verdict is not proven: let it out
             raise
@@ -78,36 +79,36 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     return Uniqueness("multiple", sols, ambiguous, calls, complete)
 
 
-def _backbone(solver: str, clauses: list[list[int]], cells: list[int], top: int,
-              seed: int | None = None, forced: bool | None = None
-              ) -> Iterator[list[int] | int]:
-    """Yield the true cell variables of each model found, then the number of calls."""
-    from .backends.sat import new_solver
+def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
+              forced: bool | None = None) -> Iterator[list[int] | int]:
+    """Yield the true cell variables of each model found, then the number of calls; ``s``
+    is the loaded solver (its own copy, in a racing child), steered here."""
+    from .backends.sat import steer
 
+    steer(s, name, seed, forced)
     calls = 1
-    with new_solver(solver, clauses, seed=seed, forced=forced) as s:
-        if not s.solve():
-            yield calls
-            return
+    if not s.solve():
+        yield calls
+        return
+    model = s.get_model()
+    if forced is not None:
+        s.set_phases(model)  # look for the next solutions beside the first
+    first = {v: model[v - 1] > 0 for v in cells}
+    yield [v for v in cells if first[v]]
+    undecided = dict(first)
+    while undecided:
+        top += 1
+        act = top
+        # some undecided cell differs from the first solution
+        s.add_clause([-act] + [-v if val else v for v, val in undecided.items()])
+        calls += 1
+        if not s.solve(assumptions=[act]):
+            break
         model = s.get_model()
-        if forced is not None:
-            s.set_phases(model)  # look for the next solutions beside the first
-        first = {v: model[v - 1] > 0 for v in cells}
-        yield [v for v in cells if first[v]]
-        undecided = dict(first)
-        while undecided:
-            top += 1
-            act = top
-            # some undecided cell differs from the first solution
-            s.add_clause([-act] + [-v if val else v for v, val in undecided.items()])
-            calls += 1
-            if not s.solve(assumptions=[act]):
-                break
-            model = s.get_model()
-            yield [v for v in cells if model[v - 1] > 0]
-            for v in [v for v, val in undecided.items() if (model[v - 1] > 0) != val]:
-                del undecided[v]
-            s.add_clause([-act])
+        yield [v for v in cells if model[v - 1] > 0]
+        for v in [v for v, val in undecided.items() if (model[v - 1] > 0) != val]:
+            del undecided[v]
+        s.add_clause([-act])
     yield calls
 
 

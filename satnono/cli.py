@@ -3,7 +3,8 @@
 Exit status: 0 done; 1 the puzzle has no solution; 2 bad input or usage;
 3 the time limit ran out (what was found so far is reported, the search is incomplete);
 4 --verify found the backend and the native backtracker disagree (a bug, reported in full);
-5 check and make: the puzzle has more than one solution.
+5 check and make: the puzzle has more than one solution; 6 a solver process failed or was
+killed (most often because the machine ran out of memory; the message says how big the CNF was).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import time
 from collections.abc import Callable
 
 from .backends import BACKENDS, WORKER_BACKENDS
-from .errors import SatnonoError, SearchTimeout
+from .errors import SatnonoError, SearchTimeout, SolverFailed
 from .formats import shown
 from .output import atomic_output, check_writable
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIMEOUT, EXIT_DISAGREE = 0, 1, 2, 3, 4
+EXIT_FAILED = 6
 WORKERS_HELP = ("sat backend: root probing shared by up to N cores, then N solvers with "
                 "different search settings raced, the first to find a solution going on "
                 "alone; cpsat backend: search workers (default 1)")
@@ -365,7 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="satnono",
         description="Solve, enumerate and count black-and-white nonograms.",
         epilog="Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached, "
-        "4 backends disagree (--verify), 5 not unique (check, make).")
+        "4 backends disagree (--verify), 5 not unique (check, make), 6 a solver process "
+        "failed or was killed (most often: out of memory).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
@@ -451,6 +454,12 @@ def main(argv: list[str] | None = None) -> int:
             check_writable(getattr(args, "output", None))
         check_writable(getattr(args, "trace_gif", None))
         return run(args)
+    except SolverFailed as exc:
+        _say(f"satnono: {exc}")
+        return EXIT_FAILED
+    except MemoryError:
+        _say("satnono: out of memory: this puzzle needs more than this machine has")
+        return EXIT_FAILED
     except SatnonoError as exc:
         _say(f"satnono: {exc}")
         return EXIT_BAD_INPUT

@@ -121,7 +121,8 @@ def _ganak_result(ctx: Context, started: float, deadline: float | None,
     try:
         from .child import stream
 
-        (n,) = list(stream(_ganak, args, deadline, timeout, what="model counter"))
+        (n,) = list(stream(_ganak, args, deadline, timeout, what="model counter",
+                           size=enc.size()))
     except SearchTimeout:
         return CountResult(found, False, "ganak", time.monotonic() - started, *_size(ctx))
     return CountResult(n, True, "ganak", time.monotonic() - started, *_size(ctx))

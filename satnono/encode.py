@@ -53,6 +53,11 @@ class Encoding:
     def variables(self) -> int:
         return self.pool.top
 
+    def size(self) -> str:
+        """For messages: how big the CNF is (what a solver that ran out of memory held)."""
+        return (f"the residual CNF has {self.variables:,} variables and "
+                f"{len(self.clauses):,} clauses")
+
 
 def cell_literal(enc: Encoding, r: int, c: int) -> int:
     v = enc.cells.get((r, c))

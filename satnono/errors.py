@@ -38,6 +38,11 @@ class SearchTimeout(SatnonoError):
         )
 
 
+class SolverFailed(SatnonoError):
+    """A solver or counter process failed or was killed (most often for lack of memory):
+    not the input's fault, so the CLI exits with status 6, not 2."""
+
+
 class UnsupportedOutput(SatnonoError):
     """The chosen output format cannot hold this puzzle (say, a non-square tournament file)."""
 

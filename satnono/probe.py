@@ -16,7 +16,7 @@ import time
 from operator import and_
 
 from .board import Board
-from .errors import SatnonoError, SearchTimeout
+from .errors import SearchTimeout, SolverFailed
 from .propagate import Context, propagate
 
 #: fewer unknown cells than this are probed in one process: starting another costs more
@@ -136,6 +136,9 @@ def _shares(cells: list[tuple[int, int]], n: int) -> list[list[tuple[int, int]]]
 
 def _worker(conn, ctx: Context, deadline: float | None) -> None:
     """A helper process's loop: a board and cells in, the pass's outcome and board out."""
+    from .child import expendable
+
+    expendable()
     try:
         while True:
             job = conn.recv()
@@ -162,7 +165,7 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
     Helpers live for the whole of probing, so their line caches stay warm."""
     import multiprocessing as mp
 
-    from .child import stop
+    from .child import ChildDied, death, stop
 
     fork = mp.get_context("fork")
     conns, procs = [], []
@@ -183,15 +186,15 @@ def _probe_parallel(ctx: Context, board: Board, deadline: float | None, workers:
             if not consistent:
                 return False, None
             results = []
-            for conn in conns:
+            for conn, proc in zip(conns, procs):
                 try:
                     reply = conn.recv()
                 except EOFError:
-                    raise SatnonoError("a probing process ended unexpectedly") from None
+                    raise ChildDied(f"a probing process {death(proc)}") from None
                 if reply == "timeout":
                     raise SearchTimeout(ctx.stats.solutions, 0)
                 if isinstance(reply, str):
-                    raise SatnonoError(f"a probing process failed: {reply}")
+                    raise SolverFailed(f"a probing process failed: {reply}")
                 outcome, rf, re, probes, solves = reply
                 ctx.stats.probes += probes
                 ctx.stats.line_solves += solves

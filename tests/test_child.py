@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pytest
 
-from satnono.child import race, stream
+from satnono.child import ChildDied, race, stream
 from satnono.errors import SatnonoError, SearchTimeout
 
 
@@ -71,3 +72,51 @@ def test_the_first_child_to_yield_wins_the_race_and_the_others_are_killed():
     with pytest.raises(SearchTimeout) as err:
         list(race([(_slow, ("a",)), (_slow, ("b",))], time.monotonic() + 1, 1))
     assert err.value.found == 0
+
+
+def _die(signum=signal.SIGKILL):
+    os.kill(os.getpid(), signum)
+    yield "never"
+
+
+def _yield_then_die(tag):
+    yield tag
+    os.kill(os.getpid(), signal.SIGKILL)
+    yield "never"
+
+
+def _late(tag):
+    time.sleep(0.5)
+    yield tag
+
+
+def _oom_score_adj():
+    with open("/proc/self/oom_score_adj") as f:
+        yield int(f.read())
+
+
+def test_a_racer_that_dies_before_yielding_drops_out_and_the_others_go_on():
+    assert list(race([(_die, ()), (_late, ("alive",))], None, None)) == ["alive"]
+
+
+def test_when_every_racer_dies_the_error_says_how_and_what_they_held():
+    with pytest.raises(ChildDied, match=r"all 2 SAT solver processes ended; the first was "
+                       r"killed \(SIGKILL\), most likely because the machine ran out of "
+                       r"memory \(7 clauses\)"):
+        list(race([(_die, ()), (_die, ())], None, None, what="SAT solver", size="7 clauses"))
+    with pytest.raises(ChildDied, match=r"^the model counter process was killed by SIGTERM$"):
+        list(stream(_die, (signal.SIGTERM,), time.monotonic() + 30, 30, what="model counter"))
+
+
+def test_a_winner_that_dies_midway_is_an_error_after_what_it_yielded():
+    got = []
+    with pytest.raises(ChildDied, match="the solver process was killed"):
+        for item in stream(_yield_then_die, ("first",), time.monotonic() + 30, 30):
+            got.append(item)
+    assert got == ["first"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/oom_score_adj"), reason="Linux only")
+def test_children_are_the_first_the_kernel_kills_when_memory_runs_out():
+    # so that the parent survives to report it
+    assert list(stream(_oom_score_adj, (), time.monotonic() + 30, 30)) == [1000]

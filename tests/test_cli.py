@@ -302,3 +302,24 @@ def test_verify_agrees_and_reports_a_disagreement(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "sat found 1 solution(s), native 2" in err
     assert "found only by native:\n.#\n#." in err
+
+
+def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_path,
+                                                                          monkeypatch, capsys):
+    import os
+    import signal
+
+    import satnono.backends.sat as sat
+
+    def killed(*args):  # what the kernel does to a process when memory runs out
+        os.kill(os.getpid(), signal.SIGKILL)
+        yield []
+
+    monkeypatch.setattr(sat, "_steered", killed)
+    out = tmp_path / "out.sol"
+    assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "-o", str(out)]) == 6
+    err = capsys.readouterr().err
+    assert err.startswith("satnono: all 2 SAT solver processes ended; the first was killed "
+                          "(SIGKILL), most likely because the machine ran out of memory "
+                          "(the residual CNF has ")
+    assert "Traceback" not in err and not out.exists()

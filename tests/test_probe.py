@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
+import signal
 import time
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from satnono import Puzzle, SearchTimeout, puzzle_from_picture
 from satnono import probe as probing
 from satnono.board import Board
+from satnono.child import ChildDied
 from satnono.propagate import Context, propagate
 
 from .conftest import brute_solutions, random_picture
@@ -80,6 +83,28 @@ def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
     assert propagate(ctx, board) and not board.solved()
     with pytest.raises(SearchTimeout):
         probing.probe(ctx, board, time.monotonic() - 1, 2)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_probing_helper_that_dies_is_a_clear_error_and_leaves_no_process(monkeypatch):
+    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+    parent = os.getpid()
+    real = probing._pass
+
+    def killed_in_helpers(*args):
+        if os.getpid() != parent:  # as the kernel does when memory runs out
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args)
+
+    monkeypatch.setattr(probing, "_pass", killed_in_helpers)
+    rng = random.Random(3)
+    puzzle = puzzle_from_picture(random_picture(rng, 30, 30, 0.5))
+    ctx = Context(puzzle)
+    board = Board(puzzle.width, puzzle.height)
+    assert propagate(ctx, board) and not board.solved()
+    with pytest.raises(ChildDied, match=r"a probing process was killed \(SIGKILL\), most "
+                       "likely because the machine ran out of memory"):
+        probing.probe(ctx, board, None, 2)
     assert multiprocessing.active_children() == []
 
 
