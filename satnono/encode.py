@@ -26,12 +26,15 @@ anonymously, since nothing reads them back.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from pysat.formula import IDPool
 
 from .automaton import automaton, closed_automaton, entered_by, layers
 from .board import Board
+from .errors import SearchTimeout
+from .memory import ensure_room
 from .presolve import gc_paused, presolve
 from .propagate import Context
 from .puzzle import Puzzle
@@ -155,20 +158,35 @@ def _states(mask: int):
         mask ^= low
 
 
-def encode(puzzle: Puzzle, board: Board) -> Encoding:
-    """The CNF of every line of ``board`` that still has unknown cells."""
+#: clauses between two checks of the deadline and of the memory left while encoding
+CHECK_EVERY = 1_000_000
+
+
+def encode(puzzle: Puzzle, board: Board, deadline: float | None = None) -> Encoding:
+    """The CNF of every line of ``board`` that still has unknown cells. A board that logic
+    leaves mostly open can take minutes and more memory than there is (a 400×400 one,
+    88M clauses), so the deadline and the room left are checked as the clauses grow."""
     enc = Encoding(board)
     h, w = puzzle.height, puzzle.width
-    for r in range(h):
-        full = (1 << w) - 1
-        if (board.rf[r] | board.re[r]) != full:
+    check_at = CHECK_EVERY
+    for lid in range(h + w):
+        if lid < h:
+            r = lid
+            if (board.rf[r] | board.re[r]) == (1 << w) - 1:
+                continue
             encode_line(enc, r, puzzle.rows[r], w, board.rf[r], board.re[r],
                         lambda i, r=r: cell_literal(enc, r, i))
-    for c in range(w):
-        full = (1 << h) - 1
-        if (board.cf[c] | board.ce[c]) != full:
-            encode_line(enc, h + c, puzzle.columns[c], h, board.cf[c], board.ce[c],
+        else:
+            c = lid - h
+            if (board.cf[c] | board.ce[c]) == (1 << h) - 1:
+                continue
+            encode_line(enc, lid, puzzle.columns[c], h, board.cf[c], board.ce[c],
                         lambda i, c=c: cell_literal(enc, i, c))
+        if len(enc.clauses) >= check_at:
+            check_at = len(enc.clauses) + CHECK_EVERY
+            if deadline is not None and time.monotonic() > deadline:
+                raise SearchTimeout(0, 0)
+            ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
 
 
@@ -186,7 +204,10 @@ def residual(ctx: Context, *, probing: bool = True, deadline: float | None = Non
     if board.solved():
         return board, None
     with gc_paused():
-        enc = ctx.encoding = encode(ctx.puzzle, board)
+        try:
+            enc = ctx.encoding = encode(ctx.puzzle, board, deadline)
+        except SearchTimeout:
+            raise SearchTimeout(0, timeout or 0) from None
     return (None, None) if enc.infeasible else (board, enc)
 
 

@@ -94,6 +94,9 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     steered by ``seed`` and ``forced`` (:func:`steer`)."""
     from pysat.solvers import Solver
 
+    from ..memory import ensure_room
+
+    ensure_room(len(clauses), "loading the SAT solver")
     s = Solver(name=name)
     if name == "cadical195" and tuned:
         s.configure(dict(CADICAL_SAT_CONFIG))

@@ -1,0 +1,70 @@
+"""A CNF too big for the memory left is refused with its numbers, not killed by the kernel."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from satnono import SearchTimeout, memory, puzzle_from_picture
+from satnono import encode as encoding
+from satnono.backends import sat
+from satnono.cli import main
+from satnono.memory import OutOfMemory
+from satnono.propagate import Context
+
+from .conftest import random_picture
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def open_puzzle():
+    """A 30×30 picture that logic leaves partly open: a residual CNF of some hundreds of
+    clauses."""
+    return puzzle_from_picture(random_picture(random.Random(3), 30, 30, 0.5))
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/meminfo"), reason="Linux only")
+def test_the_memory_left_is_read():
+    free = memory.available()
+    assert free is not None and 0 < free < 2**50
+
+
+def test_encoding_stops_when_the_solver_could_not_hold_what_it_made(monkeypatch):
+    monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
+    monkeypatch.setattr(memory, "available", lambda: 50 * memory.BYTES_PER_CLAUSE)
+    with pytest.raises(OutOfMemory, match=r"out of memory encoding the puzzle: a SAT "
+                       r"solver's copy of \d+ clauses of the residual CNF needs about "
+                       r"0\.00 GB, more than the 0\.00 GB free"):
+        encoding.residual(Context(open_puzzle()))
+    # with room enough the same CNF comes out whole
+    monkeypatch.setattr(memory, "available", lambda: 2**40)
+    _, enc = encoding.residual(Context(open_puzzle()))
+    assert len(enc.clauses) > 200
+
+
+def test_the_solver_is_not_loaded_without_room(monkeypatch):
+    monkeypatch.setattr(memory, "available", lambda: 2 * memory.BYTES_PER_CLAUSE)
+    with pytest.raises(OutOfMemory, match="out of memory loading the SAT solver"):
+        sat.new_solver("cadical195", [[1, 2], [-1], [2, 3]])
+    with sat.new_solver("cadical195", [[1, 2], [-1]]) as s:  # two clauses fit
+        assert s.solve()
+
+
+def test_encoding_keeps_the_deadline(monkeypatch):
+    monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
+    board, _ = encoding.residual(Context(open_puzzle()))
+    with pytest.raises(SearchTimeout):
+        encoding.encode(open_puzzle(), board, time.monotonic() - 1)
+
+
+def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(memory, "available", lambda: 1024)
+    out = tmp_path / "out.sol"
+    assert main(["solve", str(PUZZLES / "two.dat"), "-o", str(out)]) == 6
+    err = capsys.readouterr().err
+    assert err.startswith("satnono: out of memory loading the SAT solver: ")
+    assert "Traceback" not in err and not out.exists()
