@@ -68,3 +68,13 @@ def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsy
     err = capsys.readouterr().err
     assert err.startswith("satnono: out of memory loading the SAT solver: ")
     assert "Traceback" not in err and not out.exists()
+
+
+def test_a_memory_error_here_is_one_line_and_exit_6(monkeypatch, capsys):
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(sat, "solutions", no_memory)
+    assert main(["solve", str(PUZZLES / "two.dat")]) == 6
+    assert capsys.readouterr().err == (
+        "satnono: out of memory: this puzzle needs more than this machine has\n")
