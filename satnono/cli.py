@@ -454,15 +454,12 @@ def main(argv: list[str] | None = None) -> int:
             check_writable(getattr(args, "output", None))
         check_writable(getattr(args, "trace_gif", None))
         return run(args)
-    except SolverFailed as exc:
+    except SatnonoError as exc:
         _say(f"satnono: {exc}")
-        return EXIT_FAILED
+        return EXIT_FAILED if isinstance(exc, SolverFailed) else EXIT_BAD_INPUT
     except MemoryError:
         _say("satnono: out of memory: this puzzle needs more than this machine has")
         return EXIT_FAILED
-    except SatnonoError as exc:
-        _say(f"satnono: {exc}")
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         _say("satnono: interrupted")
         return 130
