@@ -80,12 +80,13 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
 
 
 def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
-              forced: bool | None = None) -> Iterator[list[int] | int]:
+              forced: bool | None = None, focused: bool = False
+              ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls; ``s``
     is the loaded solver (its own copy, in a racing child), steered here."""
     from .backends.sat import steer
 
-    steer(s, name, seed, forced)
+    steer(s, name, seed, forced, focused)
     calls = 1
     if not s.solve():
         yield calls

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, is_solution, puzzle_from_picture, solve
-from satnono.backends.sat import UnsupportedSolver
+from satnono.backends.sat import UnsupportedSolver, searches
 from satnono.formats import read_file
 
 from .conftest import CORPUS, brute_solutions, needs_corpus, random_picture
@@ -104,20 +104,26 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
         assert set(seeded) == plain
 
 
-@pytest.mark.parametrize("forced", [False, True])
-def test_forced_phases_leave_the_solutions_unchanged(forced):
-    # the searches of racing workers 1 and 2 (satnono.backends.sat.searches)
+@pytest.mark.parametrize("search", searches(4))
+def test_every_racing_search_finds_the_same_solutions(search):
+    # forced phases, focused mode and seeds steer the search, never what it finds
     from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
 
+    seed, forced, focused = search
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
     clauses, cells, _ = block_start_cnf(p)
     cell_vars = list(cells.values())
     plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
-    forced = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
-                                               forced=forced)]
-    assert len(forced) == len(set(forced)) == 120
-    assert set(forced) == plain
+    steered = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
+                                                seed=seed, forced=forced, focused=focused)]
+    assert len(steered) == len(set(steered)) == 120
+    assert set(steered) == plain
+
+
+def test_racing_searches_differ():
+    assert len(set(searches(6))) == 6
+    assert searches(1) == [(None, None, False)]  # one worker: the saved-phase search
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -27,6 +27,9 @@ DEFAULT_SOLVER = "cadical195"
 #: a word, so a wrong one is silently ignored. On the puzzles measured so far only
 #: ``stabilizeonly`` changes the search.
 CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
+#: CaDiCaL's focused mode (the mode of its "unsat" configuration): more restarts, a
+#: racing worker's other kind of search (:func:`searches`)
+CADICAL_FOCUSED = {"stabilizeonly": 0, "stabilize": 0}
 #: pysat solvers that cannot take new clauses between solve calls
 NOT_INCREMENTAL = ("kissat",)
 
@@ -75,23 +78,25 @@ def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | 
             yield Solution(puzzle.width, tuple(decode(enc, set(true))))
 
 
-def searches(workers: int) -> list[tuple[int | None, bool | None]]:
-    """``(seed, forced phase)`` of each of ``workers`` racing solvers. Worker 0 is the
-    one-worker search (saved phases); worker 1 decides every variable false first, always
-    (CaDiCaL's forced phases), worker 2 true; later ones are worker 0 with other seeds.
-    On the 100 hardest tournament puzzles the faster of workers 0 and 1 needs 1.4x fewer
-    conflicts than worker 0 alone, though worker 1 alone needs 1.7x more: each is the
-    better one on about half of them (benchmarks/results/README.md)."""
+def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
+    """``(seed, forced phase, focused)`` of each of ``workers`` racing solvers. Worker 0
+    is the one-worker search (saved phases, stable mode); worker 1 decides every variable
+    true first, always (CaDiCaL's forced phases), in CaDiCaL's focused mode; worker 2
+    every variable false, stable; later ones are worker 0 with other seeds. No setting
+    is best everywhere, and nothing measured tells in advance which will be: worker 1
+    takes the hardest survey puzzles' first solutions (Gettys 31k conflicts whatever the
+    seed, against 26-41k all false and 42k all true in stable mode), worker 2 most of the
+    hard tournament puzzles that worker 0 is slow on (benchmarks/results/README.md)."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    return [(None, (None, False, True)[i]) if i < 3 else (i - 2, None)
-            for i in range(workers)]
+    first = [(None, None, False), (None, True, True), (None, False, False)]
+    return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
 
 
 def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
-               seed: int | None = None, forced: bool | None = None):
+               seed: int | None = None, forced: bool | None = None, focused: bool = False):
     """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration,
-    steered by ``seed`` and ``forced`` (:func:`steer`)."""
+    steered by ``seed``, ``forced`` and ``focused`` (:func:`steer`)."""
     from pysat.solvers import Solver
 
     from ..memory import ensure_room
@@ -101,32 +106,37 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     if name == "cadical195" and tuned:
         s.configure(dict(CADICAL_SAT_CONFIG))
     s.append_formula(clauses)
-    steer(s, name, seed, forced)
+    steer(s, name, seed, forced, focused)
     return s
 
 
-def steer(s, name: str, seed: int | None = None, forced: bool | None = None) -> None:
+def steer(s, name: str, seed: int | None = None, forced: bool | None = None,
+          focused: bool = False) -> None:
     """``seed`` (CaDiCaL only) picks another of its equally good searches: what the
     benchmarks use to show the spread one puzzle's time has. ``forced`` (True or False)
-    makes every decision take that value first (a racing worker, :func:`searches`).
-    Both work on a loaded solver, so that racers can share one load (:func:`solutions`)."""
-    if seed is not None and name == "cadical195":
-        s.configure({"seed": seed})
+    makes every decision take that value first and ``focused`` (CaDiCaL only) leaves
+    stable mode (racing workers, :func:`searches`). All work on a loaded solver not yet
+    solved, so that racers can share one load (:func:`solutions`)."""
+    if name == "cadical195":
+        if seed is not None:
+            s.configure({"seed": seed})
+        if focused:
+            s.configure(dict(CADICAL_FOCUSED))
     if forced is not None:
         sign = 1 if forced else -1
         s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])
 
 
 def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None,
-               tuned: bool = True, seed: int | None = None, forced: bool | None = None
-               ) -> Iterator[set[int]]:
+               tuned: bool = True, seed: int | None = None, forced: bool | None = None,
+               focused: bool = False) -> Iterator[set[int]]:
     """True cell variables of each model; one solver, one blocking clause per model.
     With ``forced`` (True or False) the phases are forced: all that value for the first
     model, then each model's own, so that the next model is looked for beside it (as
     the saved phases do unforced; kept all false, the second models of the hard
     tournament puzzles took 30 times the conflicts)."""
 
-    with new_solver(solver, clauses, tuned, seed, forced) as s:
+    with new_solver(solver, clauses, tuned, seed, forced, focused) as s:
         yield from _models(s, cells, limit, forced is not None)
 
 
@@ -145,9 +155,9 @@ def _models(s, cells: list[int], limit: int | None, forced: bool) -> Iterator[se
 
 
 def _steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,
-             forced: bool | None = None) -> Iterator[list[int]]:
+             forced: bool | None = None, focused: bool = False) -> Iterator[list[int]]:
     """A racer: steer the loaded solver ``s`` (its own copy, in a child) and enumerate;
     what :func:`race` yields (in the order found; a list, sent back from a child)."""
-    steer(s, name, seed, forced)
+    steer(s, name, seed, forced, focused)
     for true in _models(s, cells, limit, forced is not None):
         yield sorted(true)
