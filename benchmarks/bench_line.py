@@ -14,9 +14,10 @@ import random
 import statistics
 import time
 
-from satnono.bench import machine
-from satnono.line import solve_line, solve_line_reference
-from satnono.puzzle import line_clue
+from satnono.bench.runner import machine
+from satnono.logic.line import solve_line
+from satnono.logic.line_reference import solve_line_reference
+from satnono.model.puzzle import line_clue
 
 
 def make_lines(n: int, count: int, seed: int) -> list[tuple]:

@@ -7,7 +7,7 @@ itself lives in :mod:`satnono.suites`, which ``satnono bench`` uses too.
 from __future__ import annotations
 
 from satnono import Puzzle
-from satnono.suites import corpus_dir, index_rows, path_of, pick, puzzle_of, survey
+from satnono.bench.suites import corpus_dir, index_rows, path_of, pick, puzzle_of, survey
 
 CORPUS = corpus_dir()
 

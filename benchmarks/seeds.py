@@ -16,12 +16,12 @@ import argparse
 import statistics
 import time
 
-from satnono.backends.plain import block_start_cnf
 from satnono.backends.sat import DEFAULT_SOLVER, _enumerate
-from satnono.bench import machine
-from satnono.encode import decode, residual
-from satnono.propagate import Context
-from satnono.puzzle import Puzzle, Solution, is_solution
+from satnono.bench.runner import machine
+from satnono.encode.block_start import block_start_cnf
+from satnono.encode.residual import decode, residual
+from satnono.logic.propagate import Context
+from satnono.model.puzzle import Puzzle, Solution, is_solution
 
 from .corpus import survey_named
 

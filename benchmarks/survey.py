@@ -18,7 +18,7 @@ import statistics
 import time
 
 import satnono
-from satnono.bench import backend_spec, machine
+from satnono.bench.runner import backend_spec, machine
 
 from .corpus import survey_named
 

@@ -18,8 +18,8 @@ import statistics
 import time
 from pathlib import Path
 
-from satnono.bench import machine
-from satnono.suites import tcga2015
+from satnono.bench.runner import machine
+from satnono.bench.suites import tcga2015
 
 from .corpus import present
 from .survey import validate_time

@@ -8,11 +8,11 @@
 (2, 'multiple', 'search')
 """
 
-from .count import count
+from .analyze.count import count
 from .errors import InvalidPuzzle, ParseError, SatnonoError, SearchTimeout
-from .formats import load, read_file
-from .puzzle import Puzzle, Solution, clues_of, is_solution, puzzle_from_picture, validate
-from .solver import solve
+from .io.formats import load, read_file
+from .model.puzzle import Puzzle, Solution, clues_of, is_solution, puzzle_from_picture, validate
+from .pipeline import solve
 
 __all__ = ["InvalidPuzzle", "ParseError", "Puzzle", "SatnonoError", "SearchTimeout", "Solution",
            "clues_of", "count", "is_solution", "load", "puzzle_from_picture", "rate",
@@ -23,11 +23,11 @@ def __getattr__(name: str):
     # the puzzle maker's calls pull in pysat; importing satnono (and so ``satnono --help``)
     # should not, so they load on first use
     if name == "uniqueness":
-        from .check import uniqueness
+        from .analyze.uniqueness import uniqueness
 
         return uniqueness
     if name == "rate":
-        from .difficulty import rate
+        from .analyze.difficulty import rate
 
         return rate
     raise AttributeError(f"module 'satnono' has no attribute {name!r}")

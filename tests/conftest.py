@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from benchmarks import corpus
-from satnono.puzzle import Puzzle, Solution, line_clue
+from satnono.model.puzzle import Puzzle, Solution, line_clue
 
 CORPUS = corpus.CORPUS
 corpus_rows = corpus.rows

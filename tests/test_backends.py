@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from satnono import Puzzle, is_solution, puzzle_from_picture, solve
 from satnono.backends.sat import UnsupportedSolver, searches
-from satnono.formats import read_file
+from satnono.io.formats import read_file
 
 from .conftest import CORPUS, brute_solutions, needs_corpus, random_picture
 
@@ -90,8 +90,8 @@ def test_other_incremental_solvers_enumerate_the_same(solver):
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
     # the benchmarks time each puzzle over seeds (benchmarks/seeds.py), tuned or not
-    from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
+    from satnono.encode.block_start import block_start_cnf
 
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
     clauses, cells, _ = block_start_cnf(p)
@@ -107,8 +107,8 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
 @pytest.mark.parametrize("search", searches(4))
 def test_every_racing_search_finds_the_same_solutions(search):
     # forced phases, focused mode and seeds steer the search, never what it finds
-    from satnono.backends.plain import block_start_cnf
     from satnono.backends.sat import _enumerate
+    from satnono.encode.block_start import block_start_cnf
 
     seed, forced, focused = search
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
@@ -128,8 +128,8 @@ def test_racing_searches_differ():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_racing_sat_workers_find_the_same_solutions(seed):
-    from satnono.encode import residual
-    from satnono.propagate import Context
+    from satnono.encode.residual import residual
+    from satnono.logic.propagate import Context
 
     if seed == 0:  # clues with no picture
         p = Puzzle(((1,), (1,), (1, 1)), ((1,), (1, 1), (1,)))
@@ -211,7 +211,7 @@ def test_the_time_limit_covers_encoding_and_search_on_every_backend():
     import time
 
     from satnono import SearchTimeout
-    from satnono.suites import survey
+    from satnono.bench.suites import survey
 
     (p,) = [p for n, p in survey() if n == "Gettys"]
     for b in ("sat", "cpsat", "native", "plain-sat", "plain-cpsat"):
@@ -243,7 +243,7 @@ def test_corpus_test_patterns_same_count_on_every_backend(name, count):
 def test_hard_survey_puzzles_native_and_sat_agree(name):
     # the puzzles plain backtracking cannot validate: native's learning search must reach
     # the same verdict as the SAT backend, with the same solutions below the limit
-    from satnono.suites import survey
+    from satnono.bench.suites import survey
 
     (p,) = [p for n, p in survey() if n == name]
     native = list(solve(p, "native", limit=2, timeout=120))

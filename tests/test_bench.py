@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from satnono.bench import read_csv
+from satnono.bench.runner import read_csv
 from satnono.cli import main
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -70,7 +70,7 @@ def test_report_without_baselines_has_no_empty_ratio_column(tmp_path):
     assert main(["bench", "--report", str(out), "-o", str(md)]) == 0
     lines = md.read_text().splitlines()
     # the runs carry their machine and date; the report names them, not where it was written
-    from satnono.bench import machine
+    from satnono.bench.runner import machine
 
     runs = read_csv(str(out))
     assert {r.machine for r in runs} == {machine()} and all(r.date for r in runs)
@@ -127,7 +127,7 @@ def test_cpu_time_counts_the_solver_processes():
     # a run with a timeout searches in a child process: its CPU time is the run's
     import multiprocessing as mp
 
-    from satnono.bench import _cpu
+    from satnono.bench.runner import _cpu
 
     before, own = _cpu(), time.process_time()
     child = mp.get_context("fork").Process(target=_spin, args=(0.5,))

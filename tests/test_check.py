@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, Solution, is_solution, puzzle_from_picture
-from satnono.check import switches, uniqueness
+from satnono.analyze.difficulty import rate
+from satnono.analyze.uniqueness import switches, uniqueness
 from satnono.cli import main
-from satnono.difficulty import rate
 
 from .conftest import brute_solutions, random_picture
 
@@ -37,8 +37,8 @@ def test_no_solution_verdict():
 
 @pytest.mark.parametrize("seed", range(8))
 def test_racing_workers_give_the_same_verdict_and_ambiguous_cells(seed):
-    from satnono.encode import residual
-    from satnono.propagate import Context
+    from satnono.encode.residual import residual
+    from satnono.logic.propagate import Context
 
     if seed == 0:  # 120 solutions, every cell ambiguous
         p = Puzzle(((1,),) * 5, ((1,),) * 5)
@@ -130,10 +130,11 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
     # the rating gets only what the verdict left of --timeout, not a second full budget
     from pathlib import Path
 
-    import satnono.check
-    import satnono.difficulty
+    import satnono.analyze.difficulty
+    import satnono.analyze.uniqueness
 
-    real_uniqueness, real_rate = satnono.check.uniqueness, satnono.difficulty.rate
+    real_uniqueness = satnono.analyze.uniqueness.uniqueness
+    real_rate = satnono.analyze.difficulty.rate
     budgets: list[float | None] = []
 
     def slow_uniqueness(puzzle, **kw):
@@ -144,8 +145,8 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
         budgets.append(timeout)
         return real_rate(puzzle, timeout=timeout)
 
-    monkeypatch.setattr(satnono.check, "uniqueness", slow_uniqueness)
-    monkeypatch.setattr(satnono.difficulty, "rate", spy_rate)
+    monkeypatch.setattr(satnono.analyze.uniqueness, "uniqueness", slow_uniqueness)
+    monkeypatch.setattr(satnono.analyze.difficulty, "rate", spy_rate)
     car = Path(__file__).resolve().parents[1] / "puzzles" / "car.dat"
     assert main(["check", str(car), "--timeout", "2"]) == 0
     assert budgets and budgets[0] is not None and budgets[0] <= 1.5
@@ -156,11 +157,11 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
 
 def test_a_time_limit_after_the_second_solution_keeps_the_verdict(monkeypatch, tmp_path,
                                                                    capsys):
-    import satnono.check
+    import satnono.analyze.uniqueness
 
     p = Puzzle(((1,),) * 5, ((1,),) * 5)  # 120 solutions; every cell differs
     full = set(uniqueness(p).ambiguous)
-    real = satnono.check._backbone
+    real = satnono.analyze.uniqueness._backbone
 
     def stalls_after_two(*args):  # the search for more ambiguous cells outlasts the limit
         for i, item in enumerate(real(*args)):
@@ -168,7 +169,7 @@ def test_a_time_limit_after_the_second_solution_keeps_the_verdict(monkeypatch, t
             if i == 1:
                 time.sleep(60)
 
-    monkeypatch.setattr(satnono.check, "_backbone", stalls_after_two)
+    monkeypatch.setattr(satnono.analyze.uniqueness, "_backbone", stalls_after_two)
     for workers in (1, 2):
         u = uniqueness(p, timeout=1.5, workers=workers)
         assert u.verdict == "multiple" and not u.complete

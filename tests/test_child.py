@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from satnono.child import ChildDied, race, stream
 from satnono.errors import SatnonoError, SearchTimeout
+from satnono.runtime.child import ChildDied, race, stream
 
 
 def _one_then_stall():

@@ -180,7 +180,7 @@ def test_a_failed_rename_leaves_neither_file_nor_temporary(tmp_path, monkeypatch
     import os
 
     from satnono.errors import OutputError
-    from satnono.output import atomic_output
+    from satnono.io.output import atomic_output
 
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
@@ -230,7 +230,7 @@ def test_make_reads_a_picture_from_standard_input(tmp_path):
 
 
 def test_convert_between_formats_keeps_the_clues(tmp_path):
-    from satnono.formats import load
+    from satnono.io.formats import load
 
     src = PUZZLES / "car.dat"
     previous = load(str(src))

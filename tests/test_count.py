@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from benchmarks import corpus
 from satnono import Puzzle, puzzle_from_picture, solve
-from satnono.count import count
+from satnono.analyze.count import count
 
 from .conftest import brute_solutions, needs_corpus, random_picture
 

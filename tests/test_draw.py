@@ -10,7 +10,7 @@ from PIL import Image
 
 from satnono import load
 from satnono.cli import main
-from satnono.draw import layout
+from satnono.io.draw import layout
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 

@@ -7,11 +7,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.automaton import closed_automaton, entered_by
-from satnono.board import Board
-from satnono.encode import Encoding, encode_line
-from satnono.line import solve_line
-from satnono.puzzle import line_clue
+from satnono.encode.automaton import closed_automaton, entered_by
+from satnono.encode.residual import Encoding, encode_line
+from satnono.logic.board import Board
+from satnono.logic.line import solve_line
+from satnono.model.puzzle import line_clue
 
 
 def unit_propagate(clauses: list[list[int]], units: list[int]) -> dict[int, bool] | None:

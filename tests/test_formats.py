@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from benchmarks.corpus import pick
 from satnono.errors import ParseError
-from satnono.formats import FORMATS, PUZZLE_WRITERS, read_bytes, write_puzzle
-from satnono.formats.picture import pbm_write
-from satnono.puzzle import Solution, problems, puzzle_from_picture
+from satnono.io.formats import FORMATS, PUZZLE_WRITERS, read_bytes, write_puzzle
+from satnono.io.formats.picture import pbm_write
+from satnono.model.puzzle import Solution, problems, puzzle_from_picture
 
 from .conftest import corpus_path, corpus_rows, needs_corpus
 
@@ -195,7 +195,7 @@ def test_random_pictures_round_trip_through_json_with_metadata():
 
 def test_a_file_with_no_puzzle_is_a_parse_error():
     # found by the mutation fuzzer: a SPOJ count of 0 used to read as "no puzzles"
-    from satnono.formats import read_bytes
+    from satnono.io.formats import read_bytes
 
     with pytest.raises(ParseError, match="at least 1"):
         read_bytes(b"0\n", "x.txt", "spoj")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import satnono
-import satnono.solver
+import satnono.pipeline
 
 
-@pytest.mark.parametrize("module", [satnono, satnono.solver])
+@pytest.mark.parametrize("module", [satnono, satnono.pipeline])
 def test_documented_examples_run(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

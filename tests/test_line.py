@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.line import (
+from satnono.logic.line import (
     LineCache,
     _reverse,
     line_feasible,
     solve_line,
-    solve_line_reference,
 )
-from satnono.puzzle import line_clue
+from satnono.logic.line_reference import solve_line_reference
+from satnono.model.puzzle import line_clue
 
 from .conftest import brute_line
 

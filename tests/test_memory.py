@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from satnono import SearchTimeout, memory, puzzle_from_picture
-from satnono import encode as encoding
+from satnono import SearchTimeout, puzzle_from_picture
 from satnono.backends import sat
 from satnono.cli import main
-from satnono.memory import OutOfMemory
-from satnono.propagate import Context
+from satnono.encode import residual as encoding
+from satnono.logic.propagate import Context
+from satnono.runtime import memory
+from satnono.runtime.memory import OutOfMemory
 
 from .conftest import random_picture
 

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 import satnono
 from satnono import Puzzle, SearchTimeout, Solution, is_solution, puzzle_from_picture
+from satnono.backends.native import solve_native
+from satnono.backends.native.cdcl import explain
 from satnono.errors import InvalidPuzzle
-from satnono.learn import explain
-from satnono.line import LineCache
-from satnono.native import solve_native
-from satnono.propagate import line_solve
+from satnono.logic.line import LineCache
+from satnono.logic.propagate import line_solve
 
 from .conftest import brute_line, brute_solutions, random_picture
 

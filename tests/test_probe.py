@@ -11,10 +11,10 @@ import time
 import pytest
 
 from satnono import Puzzle, SearchTimeout, puzzle_from_picture
-from satnono import probe as probing
-from satnono.board import Board
-from satnono.child import ChildDied
-from satnono.propagate import Context, propagate
+from satnono.logic import probe as probing
+from satnono.logic.board import Board
+from satnono.logic.propagate import Context, propagate
+from satnono.runtime.child import ChildDied
 
 from .conftest import brute_solutions, random_picture
 

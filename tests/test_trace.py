@@ -8,8 +8,8 @@ from PIL import Image
 
 from satnono import load, solve
 from satnono.cli import main
-from satnono.propagate import Context
-from satnono.trace import Tracer
+from satnono.io.trace import Tracer
+from satnono.logic.propagate import Context
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 

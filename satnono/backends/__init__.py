@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..puzzle import Puzzle, Solution
+from ..model.puzzle import Puzzle, Solution
 
 BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
 #: the backends that take ``workers``
@@ -19,7 +19,7 @@ def solutions(puzzle: Puzzle, backend: str = "sat", *, timeout: float | None = N
               limit: int | None = None, **options: object) -> Iterator[Solution]:
     """Every solution of ``puzzle`` from the chosen backend, lazily and unverified."""
     if backend == "native":
-        from ..native import solve_native
+        from .native import solve_native
 
         _check_options(backend, solve_native, options)
         return solve_native(puzzle, timeout=timeout, **options)  # type: ignore[arg-type]

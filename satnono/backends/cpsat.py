@@ -16,12 +16,12 @@ import threading
 import time
 from collections.abc import Iterator
 
-from ..automaton import automaton
-from ..board import Board
+from ..encode.automaton import automaton
 from ..errors import SearchTimeout
-from ..presolve import deadline_of, time_left
-from ..propagate import Context, propagate
-from ..puzzle import Puzzle, Solution
+from ..logic.board import Board
+from ..logic.presolve import deadline_of, time_left
+from ..logic.propagate import Context, propagate
+from ..model.puzzle import Puzzle, Solution
 
 _DONE = object()
 

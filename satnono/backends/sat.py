@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..child import race
-from ..encode import decode, residual
+from ..encode.residual import decode, residual
 from ..errors import SatnonoError
-from ..presolve import deadline_of
-from ..propagate import Context
-from ..puzzle import Puzzle, Solution
+from ..logic.presolve import deadline_of
+from ..logic.propagate import Context
+from ..model.puzzle import Puzzle, Solution
+from ..runtime.child import race
 
 DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
@@ -99,7 +99,7 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     steered by ``seed``, ``forced`` and ``focused`` (:func:`steer`)."""
     from pysat.solvers import Solver
 
-    from ..memory import ensure_room
+    from ..runtime.memory import ensure_room
 
     ensure_room(len(clauses), "loading the SAT solver")
     s = Solver(name=name)

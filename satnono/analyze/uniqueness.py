@@ -1,0 +1,143 @@
+"""``satnono check``: is the puzzle unique, and if not, where is the ambiguity?
+
+The verdict is proven by a complete SAT search (a second solution, or none). The ambiguous
+cells are the complement of the backbone — the cells that take both values across *all*
+solutions, not only across the two shown — found by the iterative backbone algorithm:
+keep asking the solver for a solution that differs from the first one on at least one
+still-undecided cell; each answer frees the cells it differs on, and "no such solution"
+proves the rest fixed. Every call reuses one incremental solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..encode.residual import decode, residual
+from ..errors import SearchTimeout
+from ..logic.presolve import deadline_of
+from ..logic.propagate import Context
+from ..model.puzzle import Puzzle, Solution, is_solution, line_clue, validate
+
+
+@dataclass
+class Uniqueness:
+    verdict: str  # "unique", "multiple" or "none"
+    solutions: list[Solution] = field(default_factory=list)  # up to two
+    ambiguous: list[tuple[int, int]] = field(default_factory=list)  # (row, col), from 0
+    sat_calls: int = 0
+    #: False when the time ran out after the verdict was proven, while looking for more
+    #: ambiguous cells: ``ambiguous`` is then only those found
+    complete: bool = True
+
+
+def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
+               solver: str = "cadical195", workers: int = 1) -> Uniqueness:
+    """Raises SearchTimeout when the time runs out before the verdict is proven; when it
+    runs out later, the ambiguous cells found so far come back marked incomplete.
+    ``workers`` > 1 races that many differently set searches for the first solution (as
+    the sat backend does); the first to find one computes the backbone alone."""
+    from ..backends.sat import new_solver, searches
+    from ..runtime.child import race
+
+    settings = searches(workers)
+    validate(puzzle)
+    deadline = deadline_of(timeout)
+    board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout,
+                         workers=workers)
+    if board is None:
+        return Uniqueness("none")
+    if enc is None:
+        return Uniqueness("unique", [board.to_solution()])
+    cells = sorted(enc.cells.items())
+    complete = True
+    models = []
+    try:
+        with new_solver(solver, enc.clauses) as base:  # loaded once, shared by the racers
+            args = (base, solver, [v for _, v in cells], enc.variables)
+            jobs = [(_backbone, args + s) for s in settings]
+            for item in race(jobs, deadline, timeout, what="SAT solver", size=enc.size()):
+                models.append(item)
+    except SearchTimeout:
+        if len(models) < 2:  # the verdict is not proven: let it out
+            raise
+        complete = False  # two solutions prove it; only the ambiguity is unfinished
+        calls = len(models)
+    else:
+        *models, calls = models
+    sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
+    for sol in sols:
+        if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug
+            raise AssertionError("the SAT solver returned a grid that breaks the clues")
+    if not sols:
+        return Uniqueness("none", sat_calls=calls)
+    if len(sols) == 1:
+        return Uniqueness("unique", sols, sat_calls=calls)
+    first, others = set(models[0]), [set(m) for m in models[1:]]
+    # a cell is ambiguous when some model's value differs from the first model's
+    ambiguous = sorted(rc for rc, v in cells if any((v in first) != (v in m) for m in others))
+    return Uniqueness("multiple", sols, ambiguous, calls, complete)
+
+
+def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
+              forced: bool | None = None, focused: bool = False
+              ) -> Iterator[list[int] | int]:
+    """Yield the true cell variables of each model found, then the number of calls; ``s``
+    is the loaded solver (its own copy, in a racing child), steered here."""
+    from ..backends.sat import steer
+
+    steer(s, name, seed, forced, focused)
+    calls = 1
+    if not s.solve():
+        yield calls
+        return
+    model = s.get_model()
+    if forced is not None:
+        s.set_phases(model)  # look for the next solutions beside the first
+    first = {v: model[v - 1] > 0 for v in cells}
+    yield [v for v in cells if first[v]]
+    undecided = dict(first)
+    while undecided:
+        top += 1
+        act = top
+        # some undecided cell differs from the first solution
+        s.add_clause([-act] + [-v if val else v for v, val in undecided.items()])
+        calls += 1
+        if not s.solve(assumptions=[act]):
+            break
+        model = s.get_model()
+        yield [v for v in cells if model[v - 1] > 0]
+        for v in [v for v, val in undecided.items() if (model[v - 1] > 0) != val]:
+            del undecided[v]
+        s.add_clause([-act])
+    yield calls
+
+
+def switches(goal: Solution) -> list[tuple[int, int]]:
+    """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
+    clue (seed 002's tip): a picture holding one is never unique."""
+    w, h = goal.width, len(goal.rows)
+    rows = list(goal.rows)
+    cols = goal.columns()
+    out = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            a, b = rows[r] >> c & 3, rows[r + 1] >> c & 3
+            if not ((a == 1 and b == 2) or (a == 2 and b == 1)):
+                continue
+            flipped_r = [rows[r] ^ (3 << c), rows[r + 1] ^ (3 << c)]
+            flipped_c = [cols[c] ^ (3 << r), cols[c + 1] ^ (3 << r)]
+            if (line_clue(flipped_r[0], w) == line_clue(rows[r], w)
+                    and line_clue(flipped_r[1], w) == line_clue(rows[r + 1], w)
+                    and line_clue(flipped_c[0], h) == line_clue(cols[c], h)
+                    and line_clue(flipped_c[1], h) == line_clue(cols[c + 1], h)):
+                out.append((r, c))
+    return out
+
+
+def ambiguity_grid(sol: Solution, ambiguous: list[tuple[int, int]]) -> list[str]:
+    """The first solution with every ambiguous cell drawn as '?'."""
+    grid = [list(row) for row in sol.strings()]
+    for r, c in ambiguous:
+        grid[r][c] = "?"
+    return ["".join(row) for row in grid]

@@ -1,0 +1,257 @@
+"""``satnono bench``: every (puzzle, backend, solver, mode) run in its own worker process.
+
+A worker is killed at its timeout (plus a grace second) without taking the run down;
+``--jobs`` keeps that many workers busy. Each result is appended to the CSV as soon as it
+comes back, so an interrupted run keeps what it measured, and a rerun skips what the CSV
+already holds (resume).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, fields
+
+from ..backends import BACKENDS, WORKER_BACKENDS
+from ..io.output import atomic_output, write_failed
+from ..model.puzzle import Puzzle
+
+MODES = {"first": 1, "validate": 2, "count": None}
+
+
+def backend_spec(label: str) -> tuple[str, int]:
+    """``"sat:2"`` -> ``("sat", 2)``: a benchmarked backend and its workers (racing
+    searches for sat, CP-SAT's workers for cpsat), so that one CSV can hold both."""
+    name, colon, workers = label.partition(":")
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {label!r} (known: {', '.join(BACKENDS)})")
+    if not colon:
+        return name, 1
+    if name not in WORKER_BACKENDS:
+        raise ValueError(f"{label!r}: workers go with {', '.join(WORKER_BACKENDS)}")
+    if not workers.isdigit() or int(workers) < 1:
+        raise ValueError(f"{label!r}: workers must be a whole number from 1, as in sat:2")
+    return name, int(workers)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for: the solver
+    processes a run with a timeout (or racing workers) searches in."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@dataclass
+class Run:
+    suite: str
+    puzzle: str
+    size: str
+    backend: str
+    solver: str
+    mode: str
+    timeout: float
+    wall: float = 0.0
+    cpu: float = 0.0
+    solutions: int = 0
+    verdict: str = ""  # unique | multiple | none | timeout | error | a count
+    fixed: int = -1  # cells fixed by propagation (and probing) before the solver; -1 n/a
+    cells: int = 0
+    variables: int = 0
+    clauses: int = 0
+    peak_mb: float = 0.0
+    error: str = ""
+    # where and when the run was made: a report may be written later, on another machine
+    # (last, so CSVs written before these columns existed still read and resume)
+    machine: str = ""
+    date: str = ""
+
+    def key(self) -> tuple:
+        return (self.suite, self.puzzle, self.backend, self.solver, self.mode)
+
+
+COLUMNS = [f.name for f in fields(Run)]
+
+
+def read_csv(path: str) -> list[Run]:
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            kw = {}
+            for f in fields(Run):
+                v = row.get(f.name, "")
+                kw[f.name] = (float(v or 0) if f.type in ("float", float) else
+                              int(float(v or 0)) if f.type in ("int", int) else v)
+            out.append(Run(**kw))
+    return out
+
+
+def machine() -> str:
+    """This machine as a benchmark report names it: architecture, cores, processor, Python."""
+    import platform
+
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            cpu = next((line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return (f"{platform.machine()}, {os.cpu_count()} cores, {cpu or 'unknown processor'}, "
+            f"Python {platform.python_version()}")
+
+
+def _measure(run: Run, puzzle: Puzzle) -> Run:
+    """Runs in the worker process."""
+    import resource
+
+    from ..errors import SearchTimeout
+    from ..logic.propagate import Context
+    from ..pipeline import solve
+
+    run.cells = puzzle.width * puzzle.height
+    ctx = Context(puzzle)
+    backend, workers = backend_spec(run.backend)
+    started = time.monotonic()
+    cpu0 = _cpu()
+    try:
+        if run.mode == "count":
+            from ..analyze.count import count
+
+            res = count(puzzle, "auto" if backend == "sat" else "enumerate",
+                        backend=backend, timeout=run.timeout, workers=workers)
+            run.solutions = res.count
+            run.verdict = str(res.count) if res.complete else "timeout"
+            run.variables, run.clauses = res.variables, res.clauses
+            run.fixed = run.cells - res.unknown_cells if res.variables else -1
+        else:
+            limit = MODES[run.mode]
+            opts: dict = {}
+            if backend in ("sat", "native", "cpsat"):
+                opts["ctx"] = ctx
+            if backend in ("sat", "plain-sat") and run.solver:
+                opts["solver"] = run.solver
+            if workers > 1:
+                opts["workers"] = workers
+            try:
+                for _ in solve(puzzle, backend, limit=limit, timeout=run.timeout, **opts):
+                    run.solutions += 1
+                run.verdict = {0: "none", 1: "unique"}.get(run.solutions, "multiple")
+                if run.mode == "first" and run.solutions:
+                    run.verdict = "found"
+            except SearchTimeout:
+                run.verdict = "timeout"
+            enc = ctx.encoding
+            if enc is not None:
+                run.variables = enc.variables  # type: ignore[attr-defined]
+                run.clauses = len(enc.clauses)  # type: ignore[attr-defined]
+                run.fixed = run.cells - len(enc.cells)  # type: ignore[attr-defined]
+            elif backend == "sat" and run.verdict != "timeout":
+                run.fixed = run.cells  # propagation and probing alone decided it
+    except Exception as exc:  # reported in the CSV, never fatal to the run
+        run.verdict = "error"
+        run.error = f"{type(exc).__name__}: {exc}"[:300]
+    run.wall = time.monotonic() - started
+    run.cpu = _cpu() - cpu0
+    if run.fixed < 0 and run.verdict != "error":
+        # backends that do not report it: what line propagation alone fixes (outside the
+        # timed part; it costs milliseconds)
+        from ..logic.propagate import line_solve
+
+        board = line_solve(puzzle)
+        run.fixed = board.known() if board is not None else run.cells
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    run.peak_mb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, children) / 1024
+    return run
+
+
+def _worker(conn, run: Run, puzzle: Puzzle) -> None:
+    try:
+        conn.send(asdict(_measure(run, puzzle)))
+    finally:
+        conn.close()
+
+
+def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
+    """Yield each task's result as it finishes, ``jobs`` worker processes at a time."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork")
+    here = machine()
+    pending = list(reversed(tasks))
+    running: dict = {}  # connection -> (process, run, started)
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                run, puzzle = pending.pop()
+                # recorded before the run, so a killed or crashed run carries them too
+                run.machine, run.date = here, time.strftime("%Y-%m-%d")
+                parent, child = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_worker, args=(child, run, puzzle))  # may fork its own
+                proc.start()
+                child.close()
+                running[parent] = (proc, run, time.monotonic())
+            ready = wait(list(running), timeout=0.2)
+            now = time.monotonic()
+            for conn in list(running):
+                proc, run, started = running[conn]
+                result = None
+                if conn in ready:
+                    try:
+                        result = Run(**conn.recv())
+                    except EOFError:
+                        run.verdict, run.error = "error", "the worker died"
+                        run.wall = now - started
+                        result = run
+                elif now - started > run.timeout + 5:
+                    # the backend ignored its own limit (a C extension busy): kill it
+                    proc.kill()
+                    run.verdict, run.wall = "timeout", now - started
+                    result = run
+                if result is not None:
+                    del running[conn]
+                    proc.join()
+                    conn.close()
+                    yield result
+    finally:
+        for conn, (proc, _, _) in running.items():
+            proc.kill()
+            proc.join()
+            conn.close()
+
+
+def upgrade_csv(path: str) -> None:
+    """Before resuming a CSV written by an older satnono, rewrite it with today's columns,
+    so the rows appended next keep every field."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, newline="", encoding="utf-8") as fh:
+        header = next(csv.reader(fh), [])
+    if header == COLUMNS:
+        return
+    old = read_csv(path)
+    with atomic_output(path) as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(asdict(r) for r in old)
+
+
+def append_csv(path: str, run: Run) -> None:
+    new = not os.path.exists(path) or os.path.getsize(path) == 0
+    try:
+        with open(path, "a", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=COLUMNS)
+            if new:
+                w.writeheader()
+            w.writerow(asdict(run))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise write_failed(path, exc) from None

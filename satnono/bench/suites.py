@@ -1,0 +1,115 @@
+"""Benchmark suites: named lists of puzzles, read from a puzzle corpus or made on the fly.
+
+A corpus is a directory with an ``INDEX.tsv`` (repository, path, entry, format, size, kind,
+survey name, …) and the files under ``raw/``; satnono reads it in place. Where it is
+absent, the suites that need it are empty and ``random`` still runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..io.formats import read_file
+from ..model.puzzle import Puzzle, Solution, puzzle_from_picture
+
+SUITES = ("survey", "tcga2015", "random", "large")
+
+
+def corpus_dir() -> Path:
+    """``$SATNONO_CORPUS``, else ``../shared/corpus`` beside the working directory or the
+    source tree."""
+    env = os.environ.get("SATNONO_CORPUS")
+    if env:
+        return Path(env)
+    for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        cand = base.parent / "shared" / "corpus"
+        if (cand / "INDEX.tsv").exists():
+            return cand
+    return Path.cwd().parent / "shared" / "corpus"
+
+
+def index_rows(corpus: Path | None = None) -> list[dict]:
+    corpus = corpus or corpus_dir()
+    if not (corpus / "INDEX.tsv").exists():
+        return []
+    with open(corpus / "INDEX.tsv", newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def path_of(row: dict, corpus: Path | None = None) -> Path:
+    corpus = corpus or corpus_dir()
+    return corpus / "raw" / row["source_repo"].replace("/", "__") / row["path_in_repo"]
+
+
+def pick(puzzles: list[Puzzle], entry: str) -> Puzzle:
+    """The puzzle an INDEX entry names (``$n``/``#n`` or a title) among a file's puzzles."""
+    if not entry:
+        return puzzles[0]
+    if entry[0] in "$#":
+        return puzzles[int(entry[1:]) - 1]
+    (p,) = [p for p in puzzles if p.title == entry]
+    return p
+
+
+def puzzle_of(row: dict, corpus: Path | None = None) -> Puzzle:
+    return pick(read_file(str(path_of(row, corpus))), row["entry"])
+
+
+def survey(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
+    """Jan Wolter's survey puzzles found in the corpus (first copy of each)."""
+    seen = set()
+    for row in index_rows(corpus):
+        name = row["survey_name"]
+        if name and name not in seen:
+            seen.add(name)
+            yield name, puzzle_of(row, corpus)
+
+
+def tcga2015(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
+    """The 1000 puzzles of the TCGA 2015 tournament file."""
+    for row in index_rows(corpus):
+        if row["path_in_repo"].endswith("tcga2015-question.txt"):
+            for i, p in enumerate(read_file(str(path_of(row, corpus))), 1):
+                yield f"#{i}", p
+            return
+
+
+def random_suite(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
+    """Seeded random pictures, 10×10 to 60×60, densities 0.3–0.7; the name holds the seed."""
+    for side in (10, 20, 30, 40, 60):
+        for density in (0.3, 0.5, 0.7):
+            s = seed + side * 100 + int(density * 10)
+            rng = random.Random(s)
+            rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
+                         for _ in range(side))
+            yield f"{side}x{side}-d{density}-s{s}", puzzle_from_picture(Solution(side, rows))
+
+
+def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
+    """The biggest black-and-white corpus puzzles (≥ 200×200) and large dense pictures."""
+    seen = set()
+    for row in index_rows(corpus):
+        if row["kind"] == "bw" and int(row["width"] or 0) * int(row["height"] or 0) >= 40000:
+            if row["clue_hash"] not in seen:
+                seen.add(row["clue_hash"])
+                name = Path(row["path_in_repo"]).stem + (f" {row['entry']}" if row["entry"]
+                                                         else "")
+                yield name, puzzle_of(row, corpus)
+    for side, density in ((200, 0.75), (400, 0.8)):
+        rng = random.Random(side)
+        rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
+                     for _ in range(side))
+        yield f"random-{side}x{side}-d{density}-s{side}", puzzle_from_picture(Solution(side, rows))
+
+
+def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
+    makers = {"survey": survey, "tcga2015": tcga2015, "large": large}
+    if name == "random":
+        return list(random_suite())
+    if name not in makers:
+        raise ValueError(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
+    return list(makers[name](corpus))

@@ -1,0 +1,221 @@
+"""CNF of the residual puzzle: the unknown cells after propagation, one automaton per line.
+
+Each line that still has unknown cells becomes a layered automaton (the regular-constraint
+decomposition): a variable per reachable (position, state) node. The line is read with a
+closing gap after its last block, over one virtual empty cell, so that every state is
+entered by one value only (1 inside a block, 0 elsewhere); the node reached after a cell
+then says what the cell holds, and the transition variables of the textbook decomposition
+are not needed. The clauses:
+
+* a node implies the value that enters it, and one of the nodes it can come from;
+* a node implies one of the nodes it can go to; with its cell's value, the one that value
+  leads to (or the value is impossible);
+* a cell value implies one of the nodes it enters.
+
+Unit propagation on these clauses derives exactly what the complete line solver derives,
+and with every cell given it fixes every node (the tests check both), so the nodes are
+functions of the cells. The forward clauses with the cell's value are not needed for that;
+they are there because they make CaDiCaL faster (benchmarks/results/README.md). The size is
+linear in nodes, at most (m+2)·(f+1) for a clue of minimum length m and slack f, with no
+pairwise block constraints; against one variable per node and per transition it has
+less than half the variables and 10–20 % fewer clauses (Thing, Sierp, Gettys). Known
+cells are constants: they prune the graph and never become variables. Variables come from
+pysat's ``IDPool``: cells by name, so every model maps back to the grid; the nodes
+anonymously, since nothing reads them back.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from pysat.formula import IDPool
+
+from ..errors import SearchTimeout
+from ..logic.board import Board
+from ..logic.presolve import gc_paused, presolve
+from ..logic.propagate import Context
+from ..model.puzzle import Puzzle
+from ..runtime.memory import ensure_room
+from .automaton import automaton, closed_automaton, entered_by, layers
+
+
+@dataclass
+class Encoding:
+    """Clauses plus the map back to cells. ``cells[(r, c)]`` is the variable of an unknown
+    cell (true = filled); ``board`` holds the known ones."""
+
+    board: Board
+    pool: IDPool = field(default_factory=IDPool)
+    clauses: list[list[int]] = field(default_factory=list)
+    cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    infeasible: bool = False
+    aux_per_line: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def variables(self) -> int:
+        return self.pool.top
+
+    def size(self) -> str:
+        """For messages: how big the CNF is (what a solver that ran out of memory held)."""
+        return (f"the residual CNF has {self.variables:,} variables and "
+                f"{len(self.clauses):,} clauses")
+
+
+def cell_literal(enc: Encoding, r: int, c: int) -> int:
+    v = enc.cells.get((r, c))
+    if v is None:
+        v = enc.cells[(r, c)] = enc.pool.id(("x", r, c))
+    return v
+
+
+def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: int,
+                empty: int, cell_var) -> None:
+    """Add the clauses of one line; ``cell_var(i)`` gives the variable of unknown cell i."""
+    if clue:
+        auto, length = closed_automaton(clue), n + 1
+        empty |= 1 << n  # the virtual empty cell that the closing gap reads
+    else:
+        auto, length = automaton(clue), n
+    nodes = layers(auto, length, filled, empty)
+    if nodes is None:
+        enc.infeasible = True
+        enc.clauses.append([])
+        return
+    pool = enc.pool
+    clauses = enc.clauses
+    before = pool.top
+    # per state: where each value leads, the value that enters it, the states it comes from
+    step = [(auto.target(q, 0), auto.target(q, 1)) for q in range(auto.length + 1)]
+    enters = [entered_by(auto, q) for q in range(auto.length + 1)]
+    preds = [list(_states(auto.back(1 << t, enters[t]))) for t in range(auto.length + 1)]
+    states = [list(_states(mask)) for mask in nodes]
+    # per layer, state -> variable, made on first use (each layer's while it is the later
+    # one, first in the forward clauses' order); None for a layer with one state,
+    # which is a constant (always the start and the end). Variables are anonymous IDPool
+    # numbers (the pool has no occupied ranges): what pool.id() would give, without
+    # hashing a name for each of the line's nodes.
+    var: list[dict[int, int] | None] = [None if len(st) == 1 else {} for st in states]
+
+    for i in range(length):
+        x = None if (filled | empty) >> i & 1 else cell_var(i)
+        holds = (-x, x) if x is not None else None  # holds[v]: "cell i holds v"
+        later = nodes[i + 1]
+        here, there = var[i], var[i + 1]
+        # forward: a node goes on to the node its cell's value leads to, and to some node
+        if here is not None:
+            for q in states[i]:
+                src = here[q]  # made while layer i was the later one (layer 0 is constant)
+                onward: list[int] | None = []
+                for v in (0, 1):
+                    t = step[q][v]
+                    if t is None or not later >> t & 1:
+                        if holds is not None:
+                            clauses.append([-src, -holds[v]])
+                        continue
+                    if there is None:
+                        onward = None  # a constant successor: nothing to require
+                        continue
+                    dst = there.get(t)
+                    if dst is None:
+                        pool.top += 1
+                        dst = there[t] = pool.top
+                    if onward is not None:
+                        onward.append(dst)
+                    if holds is not None:
+                        clauses.append([-src, -holds[v], dst])
+                if onward is not None:
+                    clauses.append([-src] + onward)
+        # backward: a node holds the value that enters it and comes from some node
+        reads: tuple[list[int], list[int]] = ([], [])
+        for t in states[i + 1]:
+            v = enters[t]
+            if there is None:
+                if holds is not None:
+                    clauses.append([holds[v]])
+                continue
+            dst = there.get(t)
+            if dst is None:
+                pool.top += 1
+                dst = there[t] = pool.top
+            reads[v].append(dst)
+            if holds is not None:
+                clauses.append([-dst, holds[v]])
+            # a node always has a source on a layer pruned both ways
+            if here is not None:
+                clauses.append([-dst] + [here[q] for q in preds[t] if q in here])
+        # support: a cell value needs a node that it enters
+        if holds is not None and later & (later - 1):  # else the unit clause above
+            for v in (0, 1):
+                clauses.append([-holds[v]] + reads[v])
+    enc.aux_per_line[lid] = pool.top - before
+
+
+def _states(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+#: clauses between two checks of the deadline and of the memory left while encoding
+CHECK_EVERY = 1_000_000
+
+
+def encode(puzzle: Puzzle, board: Board, deadline: float | None = None) -> Encoding:
+    """The CNF of every line of ``board`` that still has unknown cells. A board that logic
+    leaves mostly open can take minutes and more memory than there is (a 400×400 one,
+    88M clauses), so the deadline and the room left are checked as the clauses grow."""
+    enc = Encoding(board)
+    h, w = puzzle.height, puzzle.width
+    check_at = CHECK_EVERY
+    for lid in range(h + w):
+        if lid < h:
+            r = lid
+            if (board.rf[r] | board.re[r]) == (1 << w) - 1:
+                continue
+            encode_line(enc, r, puzzle.rows[r], w, board.rf[r], board.re[r],
+                        lambda i, r=r: cell_literal(enc, r, i))
+        else:
+            c = lid - h
+            if (board.cf[c] | board.ce[c]) == (1 << h) - 1:
+                continue
+            encode_line(enc, lid, puzzle.columns[c], h, board.cf[c], board.ce[c],
+                        lambda i, c=c: cell_literal(enc, i, c))
+        if len(enc.clauses) >= check_at:
+            check_at = len(enc.clauses) + CHECK_EVERY
+            if deadline is not None and time.monotonic() > deadline:
+                raise SearchTimeout(0, 0)
+            ensure_room(len(enc.clauses), "encoding the puzzle")
+    return enc
+
+
+def residual(ctx: Context, *, probing: bool = True, deadline: float | None = None,
+             timeout: float | None = None, workers: int = 1
+             ) -> tuple[Board | None, Encoding | None]:
+    """Presolve, then the CNF of what is left (also kept in ``ctx.encoding``): what every
+    CNF consumer starts from. ``(None, None)``: the clues contradict; ``(board, None)``:
+    propagation and probing solved the puzzle; else ``(board, encoding)``. ``workers``
+    processes share the probing."""
+    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout,
+                     workers=workers)
+    if board is None:
+        return None, None
+    if board.solved():
+        return board, None
+    with gc_paused():
+        try:
+            enc = ctx.encoding = encode(ctx.puzzle, board, deadline)
+        except SearchTimeout:
+            raise SearchTimeout(0, timeout or 0) from None
+    return (None, None) if enc.infeasible else (board, enc)
+
+
+def decode(enc: Encoding, model: set[int] | list[int]) -> list[int]:
+    """Row masks of the full grid from a model (positive literals of true variables)."""
+    true = set(lit for lit in model if lit > 0) if not isinstance(model, set) else model
+    rows = list(enc.board.rf)
+    for (r, c), v in enc.cells.items():
+        if v in true:
+            rows[r] |= 1 << c
+    return rows

@@ -1,0 +1,182 @@
+"""Every puzzle file format satnono reads and writes, and the detection that picks one.
+
+Each format is a small module with ``read(text, path) -> list[Puzzle]`` (validated, or a
+:class:`~satnono.errors.ParseError` naming file and line), ``sniff(text) -> bool`` and,
+where the format can hold any puzzle, ``write(puzzle) -> str``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...errors import ParseError, UnsupportedOutput
+from ...model.puzzle import Puzzle
+from . import (
+    griddler,
+    japan,
+    jsonfmt,
+    mathprog,
+    non,
+    picross,
+    picture,
+    pynogram,
+    simple,
+    spoj,
+    taai,
+    webpbn,
+)
+from ._common import decode
+
+#: Files larger than this are refused before reading: no real puzzle comes close.
+MAX_BYTES = 64 * 1024 * 1024
+#: how standard input is named in messages
+STDIN = "<stdin>"
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    description: str
+    extensions: tuple[str, ...]
+    read: Callable[..., list[Puzzle]]
+    sniff: Callable[..., bool]
+    write: Callable[[Puzzle], str] | None = None
+    binary: bool = False
+
+
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("json", "satnono JSON", (".json",), jsonfmt.read, jsonfmt.sniff, jsonfmt.write),
+    Format("webpbn", "webpbn XML", (".xml", ".pbn"), webpbn.read, webpbn.sniff, webpbn.write),
+    Format("non", "Simpson/mikix .non", (".non",), non.read, non.sniff, non.write),
+    Format("picross", "picross-solver text (GRID/ROWS/COLUMNS)", (), picross.read,
+           picross.sniff, picross.write),
+    Format("pynogram", "pynogram text / nonogrid TOML", (".toml",), pynogram.read,
+           pynogram.sniff, pynogram.write),
+    Format("mathprog", "GNU MathProg data", (".dat",), mathprog.read, mathprog.sniff,
+           mathprog.write),
+    Format("spoj", "SPOJ JCROSS", (), spoj.read, spoj.sniff, spoj.write),
+    Format("mk", "Olšák .mk", (".mk",), simple.mk_read, simple.mk_sniff, simple.mk_write),
+    Format("g", "Olšák griddler .g", (".g",), griddler.read, griddler.sniff, griddler.write),
+    Format("japan", "seed japan.dat", (".dat",), japan.read, japan.sniff, japan.write),
+    Format("keen", "Kyle Keen v2 text", (), simple.keen_read, simple.keen_sniff,
+           simple.keen_write),
+    Format("taai", "TAAI/TCGA tournament ($n)", (), taai.read, taai.sniff, taai.write),
+    Format("nin", "Wilk .nin", (".nin",), simple.nin_read, simple.nin_sniff, simple.nin_write),
+    Format("grid", "picture as text (# and .)", (), picture.grid_read, picture.grid_sniff),
+    Format("pbm", "PBM picture (P1/P4)", (".pbm",), picture.pbm_read, picture.pbm_sniff,
+           binary=True),
+)}
+
+#: Formats a puzzle can be written in (clues, not pictures).
+PUZZLE_WRITERS = tuple(n for n, f in FORMATS.items() if f.write is not None)
+
+
+def _candidates(path: str, data: bytes) -> list[Format]:
+    ext = os.path.splitext(path)[1].lower()
+    if picture.pbm_sniff(data):
+        return [FORMATS["pbm"]]
+    by_ext = [f for f in FORMATS.values() if ext in f.extensions]
+    if len(by_ext) == 1:
+        return by_ext
+    text = decode(data)
+    if by_ext:  # ambiguous extension (.dat): let the content decide between them
+        sniffed = [f for f in by_ext if f.sniff(text)]
+        return sniffed or by_ext
+    return [f for f in FORMATS.values() if not f.binary and f.sniff(text)]
+
+
+def detect(path: str, data: bytes) -> Format:
+    """The format of a file: extension first, content where that is ambiguous or missing."""
+    found = _candidates(path, data)
+    if not found:
+        raise ParseError("unknown puzzle format (give it with --from; known: "
+                         + ", ".join(FORMATS) + ")", path, None)
+    return found[0]
+
+
+def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> list[Puzzle]:
+    """Parse and validate every puzzle in ``data``."""
+    if fmt is not None:
+        if fmt not in FORMATS:
+            raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path, None)
+        candidates = [FORMATS[fmt]]
+    else:
+        candidates = _candidates(path, data)
+        if not candidates:
+            detect(path, data)  # raises the "unknown format" error
+    first_error: ParseError | None = None
+    for f in candidates:
+        try:
+            puzzles = f.read(data if f.binary else decode(data), path)
+            if not puzzles:
+                raise ParseError(f"no puzzle in it (read as {f.name})", path, None)
+            return puzzles
+        except ParseError as exc:
+            first_error = first_error or exc
+        except RecursionError:
+            first_error = first_error or ParseError("input nested too deeply", path, None)
+    assert first_error is not None
+    raise first_error
+
+
+def read_stdin() -> bytes:
+    data = sys.stdin.buffer.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ParseError(f"more than the {MAX_BYTES} bytes accepted", STDIN, None)
+    return data
+
+
+def read_file(path: str, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle in a file (``-``: standard input), validated; a ParseError for anything
+    unreadable."""
+    if path == "-":
+        return read_bytes(read_stdin(), STDIN, fmt)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            raise ParseError(f"file of {size} bytes is larger than the {MAX_BYTES} accepted",
+                             path, None)
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ParseError(f"cannot read the file ({exc.strerror or exc})", path, None) from None
+    return read_bytes(data, path, fmt)
+
+
+def shown(path: str) -> str:
+    """How an input path is named in messages: ``-`` is standard input."""
+    return STDIN if path == "-" else path
+
+
+def load(path: str, index: int | None = None, fmt: str | None = None) -> Puzzle:
+    """One puzzle from a file; ``index`` (1-based) picks one from a multi-puzzle file."""
+    puzzles = read_file(path, fmt)
+    if index is None:
+        if len(puzzles) > 1:
+            raise ParseError(f"the file holds {len(puzzles)} puzzles; pick one with --index",
+                             path, None)
+        return puzzles[0]
+    if not 1 <= index <= len(puzzles):
+        raise ParseError(f"--index {index} is outside 1..{len(puzzles)}", path, None)
+    return puzzles[index - 1]
+
+
+def write_puzzle(puzzle: Puzzle, fmt: str) -> str:
+    f = FORMATS.get(fmt)
+    if f is None or f.write is None:
+        raise UnsupportedOutput(f"cannot write puzzles as {fmt!r} (puzzle formats: "
+                                + ", ".join(PUZZLE_WRITERS) + ")")
+    return f.write(puzzle)
+
+
+def format_for_extension(path: str) -> str | None:
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".dat":
+        return "japan"
+    for f in FORMATS.values():
+        if ext in f.extensions:
+            return f.name
+    return None

@@ -1,0 +1,72 @@
+"""Pictures in, grids out: PNG, GIF, BMP, JPEG, … through Pillow, thresholded to black and
+white (dark is filled), optionally scaled down first. PBM and text grids need no Pillow."""
+
+from __future__ import annotations
+
+import io
+import os
+
+from ..errors import ParseError
+from ..model.puzzle import MAX_SIDE, Solution
+
+IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
+
+
+#: how the formats Pillow reads begin, for pictures that arrive without a file name
+_SIGNATURES = (b"\x89PNG", b"GIF8", b"BM", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
+
+
+def looks_like_image(data: bytes) -> bool:
+    return data.startswith(_SIGNATURES) or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise ParseError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 30x20") from None
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise ParseError(f"--size {text!r}: each side must be 1..{MAX_SIDE}")
+    return w, h
+
+
+def read_image(path: str, *, threshold: int = 128, invert: bool = False,
+               size: tuple[int, int] | None = None, data: bytes | None = None) -> Solution:
+    """Cells darker than ``threshold`` (0..255) are filled; transparent pixels are empty.
+    ``data``: the image's bytes, read already (``path`` then only names it)."""
+    try:
+        from PIL import Image, UnidentifiedImageError
+    except ImportError:  # pragma: no cover - Pillow is a dependency
+        raise ParseError("reading images needs Pillow (pip install pillow)", path) from None
+    try:
+        with Image.open(path if data is None else io.BytesIO(data)) as img:
+            img.load()
+            if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info:
+                rgba = img.convert("RGBA")
+                white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+                img = Image.alpha_composite(white, rgba)
+            grey = img.convert("L")
+    except FileNotFoundError:
+        raise ParseError("no such file", path) from None
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise ParseError(f"not a readable image ({exc})", path) from None
+    if size is not None and size != grey.size:
+        grey = grey.resize(size, Image.Resampling.BOX)
+    w, h = grey.size
+    if w > MAX_SIDE or h > MAX_SIDE:
+        raise ParseError(f"the image is {w}x{h}; scale it down with --size (at most "
+                         f"{MAX_SIDE} a side)", path)
+    px = grey.load()
+    rows = []
+    for y in range(h):
+        m = 0
+        for x in range(w):
+            dark = px[x, y] < threshold
+            if dark != invert:
+                m |= 1 << x
+        rows.append(m)
+    return Solution(w, tuple(rows))
+
+
+def is_image(path: str) -> bool:
+    return os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS

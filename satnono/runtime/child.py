@@ -1,0 +1,151 @@
+"""Run a generator in a forked process that is killed at a deadline.
+
+SAT solvers and model counters inside pysat and pyganak cannot be interrupted in the middle
+of one call, so a time limit is only honest if the work runs where it can be killed.
+Items cross back through a pipe as soon as they are made, so nothing found is lost. With
+one job and no deadline there is nothing to kill, and the generator runs in this process.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Iterator
+
+from ..errors import SearchTimeout, SolverFailed
+
+_END = "__end__"
+
+
+class ChildDied(SolverFailed):
+    """A child process ended without a word: killed, most often for lack of memory."""
+
+
+def expendable() -> None:
+    """Make this (child) process the one the kernel kills first when memory runs out, so
+    that the parent lives to say what happened instead of vanishing with it. Raising
+    one's own score needs no privilege; where it cannot be done, nothing changes."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:  # pragma: no cover - not Linux, or no /proc
+        pass
+
+
+def death(proc) -> str:
+    """How a child that closed its pipe without a word ended, for an error message."""
+    proc.join(5)
+    code = proc.exitcode
+    if code is None:
+        return "stopped answering"
+    if code == -signal.SIGKILL:
+        return "was killed (SIGKILL), most likely because the machine ran out of memory"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"ended with exit status {code}"
+
+
+def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
+    expendable()
+    try:
+        for item in fn(*args):
+            conn.send(item)
+        conn.send(_END)
+    except BaseException as exc:  # pragma: no cover - reported to the parent
+        conn.send(("__error__", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def stream(fn: Callable[..., Iterator], args: tuple, deadline: float | None,
+           timeout: float | None, what: str = "solver", size: str = "") -> Iterator:
+    """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline;
+    SearchTimeout at ``deadline`` (its ``found`` is the number of items yielded before it)."""
+    return race([(fn, args)], deadline, timeout, what, size)
+
+
+def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | None,
+         timeout: float | None, what: str = "solver", size: str = "") -> Iterator:
+    """Start every job's generator in its own child; the first child to yield goes on
+    alone and the others are killed. For jobs that yield the same items by different
+    searches (a portfolio), this takes the luckiest search on each input: what one
+    search gains on one puzzle another often loses on the next. A child that dies before
+    yielding drops out of the race; ChildDied when none is left, or when the winner dies
+    (``size``, what the children were given, is added to its message)."""
+    if len(jobs) == 1 and deadline is None:  # nothing to race, nothing to kill
+        fn, args = jobs[0]
+        yield from fn(*args)
+        return
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork")
+    procs, conns = [], []
+    try:
+        for fn, args in jobs:
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+            proc.start()
+            child.close()
+            procs.append(proc)
+            conns.append(parent)
+        pending = dict(zip(conns, procs))
+        winner, item, died = None, None, []
+        while winner is None:  # a racer that dies before yielding leaves the others be
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = wait(list(pending), left)
+            if not ready:
+                raise SearchTimeout(0, timeout or 0)
+            for conn in ready:
+                try:
+                    item = conn.recv()
+                except EOFError:
+                    died.append(death(pending.pop(conn)))
+                    if not pending:
+                        raise ChildDied(_died(what, died, size)) from None
+                    continue
+                winner = conn
+                break
+        for proc, conn in zip(procs, conns):
+            if conn is not winner and proc.is_alive():
+                proc.kill()
+        found = 0
+        while True:
+            if item == _END:
+                return
+            if isinstance(item, tuple) and len(item) == 2 and item[0] == "__error__":
+                raise SolverFailed(f"the {what} failed: {item[1]}")
+            found += 1
+            yield item
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not winner.poll(left):
+                    raise SearchTimeout(found, timeout or 0)
+            try:
+                item = winner.recv()
+            except EOFError:
+                raise ChildDied(_died(what, [death(pending[winner])], size)) from None
+    finally:
+        stop(procs, conns)
+
+
+def _died(what: str, reasons: list[str], size: str) -> str:
+    if len(reasons) == 1:
+        message = f"the {what} process {reasons[0]}"
+    else:
+        message = f"all {len(reasons)} {what} processes ended; the first {reasons[0]}"
+    return f"{message} ({size})" if size else message
+
+
+def stop(procs: list, conns: list) -> None:
+    """Kill the children still running (a search nobody waits for any more), reap them
+    all and close their pipes."""
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+    for conn in conns:
+        conn.close()
