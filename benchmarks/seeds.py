@@ -20,7 +20,7 @@ from satnono.backends.sat import DEFAULT_SOLVER, _enumerate
 from satnono.bench.runner import machine
 from satnono.encode.block_start import block_start_cnf
 from satnono.encode.residual import decode, residual
-from satnono.logic.propagate import Context
+from satnono.logic.context import Context
 from satnono.model.puzzle import Puzzle, Solution, is_solution
 
 from .corpus import survey_named
@@ -28,7 +28,7 @@ from .corpus import survey_named
 
 def sat_time(p: Puzzle, seed: int) -> float:
     start = time.monotonic()
-    _, enc = residual(Context(p))
+    enc = residual(Context(p)).encoding
     if enc is not None:
         for true in _enumerate(DEFAULT_SOLVER, enc.clauses, list(enc.cells.values()), 2,
                                seed=seed):

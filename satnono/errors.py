@@ -1,11 +1,17 @@
-"""The project's own exceptions: everything a user can cause ends in one of these."""
+"""Every exception satnono raises on purpose, in one place.
+
+Everything a user can cause ends in a :class:`SatnonoError`; the command line prints its
+message on one line and picks the exit status from its class (``satnono.cli.status``).
+"""
 
 from __future__ import annotations
 
 
 class SatnonoError(Exception):
-    """Base of every error satnono reports to a user (the CLI prints it, exit status 2)."""
+    """Base of every error satnono reports to a user."""
 
+
+# -- bad input and bad requests (exit status 2) -------------------------------------------
 
 class ParseError(SatnonoError):
     """A puzzle file that cannot be read: names the file and, where known, the line."""
@@ -24,11 +30,42 @@ class ParseError(SatnonoError):
 
 
 class InvalidPuzzle(SatnonoError):
-    """Clues that no grid could satisfy for a plain reason (a clue too long, totals differ)."""
+    """Clues that no grid could satisfy for a plain reason (a clue too long, totals differ),
+    or a puzzle built from values that are not clues."""
 
+
+class UsageError(SatnonoError):
+    """A request that asks for something impossible: options that do not go together, a
+    value out of range."""
+
+
+class UnknownBackend(UsageError):
+    """A backend name that is not in the registry (``satnono.backends.BACKENDS``)."""
+
+
+class UnknownOption(UsageError):
+    """An option the chosen backend does not take (``workers`` goes to sat and cpsat,
+    ``solver`` to sat, …)."""
+
+
+class UnsupportedSolver(UsageError):
+    """A SAT solver pysat does not offer, or one that cannot do what is asked (kissat is not
+    incremental, so it cannot enumerate)."""
+
+
+class UnsupportedOutput(SatnonoError):
+    """The chosen output format cannot hold this puzzle (say, a non-square tournament file)."""
+
+
+class OutputError(SatnonoError):
+    """An output file that cannot be written (no such folder, a folder given as file, …)."""
+
+
+# -- the work did not finish ----------------------------------------------------------------
 
 class SearchTimeout(SatnonoError):
-    """The time limit ran out: the solutions already yielded are real, the search is incomplete."""
+    """The time limit ran out: the solutions already yielded are real, the search is
+    incomplete. ``found`` is how many the caller had been given."""
 
     def __init__(self, found: int, seconds: float):
         self.found = found
@@ -40,12 +77,23 @@ class SearchTimeout(SatnonoError):
 
 class SolverFailed(SatnonoError):
     """A solver or counter process failed or was killed (most often for lack of memory):
-    not the input's fault, so the CLI exits with status 6, not 2."""
+    not the input's fault, so the command line exits with status 6, not 2."""
 
 
-class UnsupportedOutput(SatnonoError):
-    """The chosen output format cannot hold this puzzle (say, a non-square tournament file)."""
+class ChildDied(SolverFailed):
+    """A child process ended without a word: killed, most often for lack of memory."""
 
 
-class OutputError(SatnonoError):
-    """An output file that cannot be written (no such folder, a folder given as file, …)."""
+class OutOfMemory(SolverFailed):
+    """A residual CNF that a SAT solver's copy of would not fit in the memory left."""
+
+
+class CounterMissing(SolverFailed):
+    """Exact counting of many solutions needs pyganak, and it cannot be imported."""
+
+
+# -- bugs -----------------------------------------------------------------------------------
+
+class WrongSolution(SatnonoError):
+    """A backend returned a grid that breaks the clues. Never the input's fault: a bug in
+    satnono, caught by the check every solution passes before it leaves the library."""

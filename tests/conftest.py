@@ -6,12 +6,20 @@ import itertools
 
 import pytest
 
-from benchmarks import corpus
-from satnono.model.puzzle import Puzzle, Solution, line_clue
+from satnono.bench.suites import corpus_dir, index_rows, path_of, pick, puzzle_of
+from satnono.model.puzzle import Puzzle, lengths
+from satnono.model.solution import Solution, line_clue
 
-CORPUS = corpus.CORPUS
-corpus_rows = corpus.rows
-corpus_path = corpus.path_of
+CORPUS = corpus_dir()
+
+
+def corpus_rows() -> list[dict]:
+    return index_rows(CORPUS)
+
+
+corpus_path = path_of
+corpus_puzzle = puzzle_of
+corpus_pick = pick
 
 needs_corpus = pytest.mark.skipif(not (CORPUS / "INDEX.tsv").exists(),
                                   reason="../shared/corpus is not present")
@@ -34,11 +42,12 @@ def brute_line(clue: tuple[int, ...], n: int, filled: int, empty: int):
 def brute_solutions(puzzle: Puzzle) -> set[Solution]:
     """Every solution of a small puzzle: each row from its own placements, columns checked."""
     w = puzzle.width
-    options = [[m for m in range(1 << w) if line_clue(m, w) == clue] for clue in puzzle.rows]
+    options = [[m for m in range(1 << w) if line_clue(m, w) == lengths(clue)]
+               for clue in puzzle.rows]
     out = set()
     for rows in itertools.product(*options):
         sol = Solution(w, tuple(rows))
-        if all(line_clue(col, puzzle.height) == clue
+        if all(line_clue(col, puzzle.height) == lengths(clue)
                for col, clue in zip(sol.columns(), puzzle.columns)):
             out.add(sol)
     return out

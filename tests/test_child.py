@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from satnono.errors import SatnonoError, SearchTimeout
-from satnono.runtime.child import ChildDied, race, stream
+from satnono.errors import ChildDied, SatnonoError, SearchTimeout
+from satnono.runtime.child import race, stream
+from satnono.runtime.deadline import NO_DEADLINE, Deadline
 
 
 def _one_then_stall():
@@ -24,11 +25,11 @@ def _broken():
 
 
 def test_items_stream_through_and_the_deadline_counts_what_was_yielded():
-    assert list(stream(iter, ([1, 2, 3],), time.monotonic() + 30, 30)) == [1, 2, 3]
+    assert list(stream(iter, ([1, 2, 3],), Deadline.after(30))) == [1, 2, 3]
     items = []
     start = time.monotonic()
     with pytest.raises(SearchTimeout) as err:
-        for item in stream(_one_then_stall, (), time.monotonic() + 1, 1):
+        for item in stream(_one_then_stall, (), Deadline.after(1)):
             items.append(item)
     assert items == [1] and err.value.found == 1
     assert time.monotonic() - start < 10  # the stalled child was killed, not waited for
@@ -40,16 +41,16 @@ def _pid():
 
 def test_one_job_without_a_deadline_runs_here_and_anything_else_in_a_child():
     # with nothing to kill at a deadline and nothing to race, no process is forked
-    assert list(stream(_pid, (), None, None)) == [os.getpid()]
-    assert list(stream(_pid, (), time.monotonic() + 30, 30)) != [os.getpid()]
-    (pid,) = race([(_pid, ()), (_pid, ())], None, None)
+    assert list(stream(_pid, (), NO_DEADLINE)) == [os.getpid()]
+    assert list(stream(_pid, (), Deadline.after(30))) != [os.getpid()]
+    (pid,) = race([(_pid, ()), (_pid, ())], NO_DEADLINE)
     assert pid != os.getpid()
 
 
 def test_an_error_in_the_child_is_reported_after_what_it_yielded():
     got = []
     with pytest.raises(SatnonoError, match="the solver failed: ValueError: boom"):
-        for item in stream(_broken, (), time.monotonic() + 30, 30):
+        for item in stream(_broken, (), Deadline.after(30)):
             got.append(item)
     assert got == [1]
 
@@ -67,10 +68,10 @@ def _quick(tag):
 def test_the_first_child_to_yield_wins_the_race_and_the_others_are_killed():
     start = time.monotonic()
     jobs = [(_slow, ("slow",)), (_quick, ("quick",)), (_slow, ("late",))]
-    assert list(race(jobs, None, None)) == ["quick", "quick!"]
+    assert list(race(jobs, NO_DEADLINE)) == ["quick", "quick!"]
     assert time.monotonic() - start < 10  # the slow ones were killed, not waited for
     with pytest.raises(SearchTimeout) as err:
-        list(race([(_slow, ("a",)), (_slow, ("b",))], time.monotonic() + 1, 1))
+        list(race([(_slow, ("a",)), (_slow, ("b",))], Deadline.after(1)))
     assert err.value.found == 0
 
 
@@ -96,22 +97,22 @@ def _oom_score_adj():
 
 
 def test_a_racer_that_dies_before_yielding_drops_out_and_the_others_go_on():
-    assert list(race([(_die, ()), (_late, ("alive",))], None, None)) == ["alive"]
+    assert list(race([(_die, ()), (_late, ("alive",))], NO_DEADLINE)) == ["alive"]
 
 
 def test_when_every_racer_dies_the_error_says_how_and_what_they_held():
     with pytest.raises(ChildDied, match=r"all 2 SAT solver processes ended; the first was "
                        r"killed \(SIGKILL\), most likely because the machine ran out of "
                        r"memory \(7 clauses\)"):
-        list(race([(_die, ()), (_die, ())], None, None, what="SAT solver", size="7 clauses"))
+        list(race([(_die, ()), (_die, ())], NO_DEADLINE, what="SAT solver", size="7 clauses"))
     with pytest.raises(ChildDied, match=r"^the model counter process was killed by SIGTERM$"):
-        list(stream(_die, (signal.SIGTERM,), time.monotonic() + 30, 30, what="model counter"))
+        list(stream(_die, (signal.SIGTERM,), Deadline.after(30), what="model counter"))
 
 
 def test_a_winner_that_dies_midway_is_an_error_after_what_it_yielded():
     got = []
     with pytest.raises(ChildDied, match="the solver process was killed"):
-        for item in stream(_yield_then_die, ("first",), time.monotonic() + 30, 30):
+        for item in stream(_yield_then_die, ("first",), Deadline.after(30)):
             got.append(item)
     assert got == ["first"]
 
@@ -119,4 +120,4 @@ def test_a_winner_that_dies_midway_is_an_error_after_what_it_yielded():
 @pytest.mark.skipif(not os.path.exists("/proc/self/oom_score_adj"), reason="Linux only")
 def test_children_are_the_first_the_kernel_kills_when_memory_runs_out():
     # so that the parent survives to report it
-    assert list(stream(_oom_score_adj, (), time.monotonic() + 30, 30)) == [1000]
+    assert list(stream(_oom_score_adj, (), Deadline.after(30))) == [1000]

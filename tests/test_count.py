@@ -9,11 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks import corpus
 from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 
-from .conftest import brute_solutions, needs_corpus, random_picture
+from .conftest import brute_solutions, corpus_puzzle, corpus_rows, needs_corpus, random_picture
 
 
 def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
@@ -88,7 +87,7 @@ def test_timeout_gives_a_lower_bound_marked_incomplete():
 
 
 # the picross-solver test patterns document their number of solutions
-DOCUMENTED = [r for r in corpus.rows() if r["kind"] == "bw"
+DOCUMENTED = [r for r in corpus_rows() if r["kind"] == "bw"
               and r["solutions_documented"].isdigit() and int(r["solutions_documented"]) > 1
               and int(r["width"]) * int(r["height"]) <= 400]
 
@@ -97,7 +96,7 @@ DOCUMENTED = [r for r in corpus.rows() if r["kind"] == "bw"
 @pytest.mark.parametrize("row", DOCUMENTED,
                          ids=lambda r: f"{r['entry']}={r['solutions_documented']}")
 def test_documented_counts_of_corpus_patterns(row):
-    counts = every_count(corpus.puzzle_of(row))
+    counts = every_count(corpus_puzzle(row))
     assert set(counts.values()) == {int(row["solutions_documented"])}, counts
 
 

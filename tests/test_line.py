@@ -9,6 +9,7 @@ from satnono.logic.line import (
     LineCache,
     _reverse,
     line_feasible,
+    narrow,
     solve_line,
 )
 from satnono.logic.line_reference import solve_line_reference
@@ -43,11 +44,17 @@ def test_fast_and_reference_equal_brute_force(line):
     assert _as_pair(solve_line(clue, n, filled, empty)) == expected
     assert _as_pair(solve_line_reference(clue, n, filled, empty)) == expected
     assert line_feasible(clue, n, filled, empty) == (expected is not None)
+    # the same contract in what each cell may still be, as propagation asks it
+    full = (1 << n) - 1
+    may = (full & ~filled, full & ~empty)
+    narrowed = narrow(clue, n, *may)
+    assert narrowed == (None if expected is None else
+                        (full & ~expected[0], full & ~expected[1]))
     cache = LineCache()
-    assert cache.feasible(clue, n, filled, empty) == (expected is not None)  # computed
-    cache.solve(clue, n, filled, empty)
+    assert cache.feasible(clue, n, *may) == (expected is not None)  # computed
+    assert cache.solve(clue, n, *may) == narrowed
     cache.feasibility.clear()
-    assert cache.feasible(clue, n, filled, empty) == (expected is not None)  # from solve
+    assert cache.feasible(clue, n, *may) == (expected is not None)  # from solve
 
 
 @settings(max_examples=2000, deadline=None)
@@ -57,17 +64,16 @@ def test_block_starts_agree_and_are_exactly_the_feasible_ones(line):
     fast = solve_line(clue, n, filled, empty)
     ref = solve_line_reference(clue, n, filled, empty)
     assert (fast is None) == (ref is None)
-    if fast is None:
-        return
-    assert fast.starts == ref.starts
-    # a start is feasible iff some full consistent filling puts the block there
-    fits = [m for m in range(1 << n) if m & filled == filled and not m & empty
-            and line_clue(m, n) == clue]
-    for j in range(len(clue)):
-        expected = 0
-        for m in fits:
-            expected |= 1 << _block_start(m, n, j)
-        assert fast.starts[j] == expected, (clue, n, j)
+    if fast is not None and ref is not None:
+        assert fast.starts == ref.starts
+        # a start is feasible iff some full consistent filling puts the block there
+        fits = [m for m in range(1 << n) if m & filled == filled and not m & empty
+                and line_clue(m, n) == clue]
+        for j in range(len(clue)):
+            expected = 0
+            for m in fits:
+                expected |= 1 << _block_start(m, n, j)
+            assert fast.starts[j] == expected, (clue, n, j)
 
 
 def _block_start(mask: int, n: int, j: int) -> int:
@@ -108,11 +114,11 @@ def test_long_lines_agree_with_reference():
 
 def test_cache_returns_the_solver_answer_and_counts_hits():
     cache = LineCache(max_entries=2)
-    a = cache.solve((2,), 4, 0, 0)
-    assert a == solve_line((2,), 4)
-    assert cache.solve((2,), 4, 0, 0) is a and cache.hits == 1
-    cache.solve((1,), 4, 0, 0)
-    cache.solve((1,), 3, 0, 0)  # overflows: the table starts again
+    a = cache.solve((2,), 4, 0b1111, 0b1111)
+    assert a == narrow((2,), 4, 0b1111, 0b1111)
+    assert cache.solve((2,), 4, 0b1111, 0b1111) is a and cache.hits == 1
+    cache.solve((1,), 4, 0b1111, 0b1111)
+    cache.solve((1,), 3, 0b111, 0b111)  # overflows: the table starts again
     assert len(cache.table) <= 2
 
 

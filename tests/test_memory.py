@@ -13,9 +13,10 @@ from satnono import SearchTimeout, puzzle_from_picture
 from satnono.backends import sat
 from satnono.cli import main
 from satnono.encode import residual as encoding
-from satnono.logic.propagate import Context
+from satnono.errors import OutOfMemory
+from satnono.logic.context import Context
 from satnono.runtime import memory
-from satnono.runtime.memory import OutOfMemory
+from satnono.runtime.deadline import Deadline
 
 from .conftest import random_picture
 
@@ -43,8 +44,8 @@ def test_encoding_stops_when_the_solver_could_not_hold_what_it_made(monkeypatch)
         encoding.residual(Context(open_puzzle()))
     # with room enough the same CNF comes out whole
     monkeypatch.setattr(memory, "available", lambda: 2**40)
-    _, enc = encoding.residual(Context(open_puzzle()))
-    assert len(enc.clauses) > 200
+    enc = encoding.residual(Context(open_puzzle())).encoding
+    assert enc is not None and len(enc.clauses) > 200
 
 
 def test_the_solver_is_not_loaded_without_room(monkeypatch):
@@ -57,9 +58,10 @@ def test_the_solver_is_not_loaded_without_room(monkeypatch):
 
 def test_encoding_keeps_the_deadline(monkeypatch):
     monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
-    board, _ = encoding.residual(Context(open_puzzle()))
+    board = encoding.residual(Context(open_puzzle())).board
+    assert board is not None
     with pytest.raises(SearchTimeout):
-        encoding.encode(open_puzzle(), board, time.monotonic() - 1)
+        encoding.encode(open_puzzle(), board, Deadline(time.monotonic() - 1, 1.0))
 
 
 def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsys):

@@ -6,13 +6,12 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import satnono
 from satnono import Puzzle, SearchTimeout, Solution, is_solution, puzzle_from_picture
-from satnono.backends.native import solve_native
-from satnono.backends.native.cdcl import explain
+from satnono.backends.native.line_theory import explain
 from satnono.errors import InvalidPuzzle
 from satnono.logic.line import LineCache
 from satnono.logic.propagate import line_solve
@@ -131,8 +130,8 @@ def test_learning_search_enumerates_what_plain_search_does(seed):
     rng = random.Random(seed)
     pic = random_picture(rng, rng.randint(1, 12), rng.randint(1, 12), rng.uniform(0.25, 0.8))
     p = puzzle_from_picture(pic)
-    plain = list(solve_native(p, learning=False, probing=False))
-    learnt = list(solve_native(p, learning=True, probing=seed % 2 == 0))
+    plain = list(solve(p, learning=False, probing=False))
+    learnt = list(solve(p, learning=True, probing=seed % 2 == 0))
     assert len(learnt) == len(set(learnt))
     assert set(learnt) == set(plain)
     assert pic in learnt
@@ -172,8 +171,7 @@ def _masks(known):
 @given(line_with_knowledge(), st.integers(0, 11))
 def test_explanations_force_their_cell_and_no_cell_can_be_dropped(line, pick):
     clue, n, known = line
-    if sum(clue) + len(clue) - 1 > n:
-        return
+    assume(sum(clue) + len(clue) - 1 <= n)
     f, e = _masks(known)
     full = brute_line(clue, n, f, e)
     cache = LineCache()
@@ -185,8 +183,7 @@ def test_explanations_force_their_cell_and_no_cell_can_be_dropped(line, pick):
     else:
         forced = [(i, 1) for i in range(n) if full[0] >> i & 1 and not f >> i & 1] + \
                  [(i, 0) for i in range(n) if full[1] >> i & 1 and not e >> i & 1]
-        if not forced:
-            return
+        assume(forced)
         target = forced[pick % len(forced)]
 
         def holds(f, e):

@@ -11,10 +11,12 @@ import time
 import pytest
 
 from satnono import Puzzle, SearchTimeout, puzzle_from_picture
+from satnono.errors import ChildDied
 from satnono.logic import probe as probing
 from satnono.logic.board import Board
-from satnono.logic.propagate import Context, propagate
-from satnono.runtime.child import ChildDied
+from satnono.logic.context import Context
+from satnono.logic.propagate import propagate
+from satnono.runtime.deadline import NO_DEADLINE, Deadline
 
 from .conftest import brute_solutions, random_picture
 
@@ -24,7 +26,7 @@ def probed(puzzle: Puzzle, workers: int) -> tuple[bool, tuple | None, Board, Con
     board = Board(puzzle.width, puzzle.height)
     if not propagate(ctx, board):
         return False, None, board, ctx
-    consistent, best = probing.probe(ctx, board, None, workers)
+    consistent, best = probing.probe(ctx, board, NO_DEADLINE, workers)
     return consistent, best, board, ctx
 
 
@@ -55,7 +57,7 @@ def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypa
         if not ok1:
             infeasible += 1
             continue
-        assert (b1.rf, b1.re, b1.cf, b1.ce) == (b2.rf, b2.re, b2.cf, b2.ce)
+        assert b1 == b2  # every cell of every row and column
         assert best1 == best2
         if not b1.solved():
             compared += 1
@@ -70,8 +72,8 @@ def test_parallel_probing_is_sound(monkeypatch):
         sols = brute_solutions(puzzle)
         assert ok == bool(sols)
         for sol in sols:  # every solution agrees with every cell probing fixed
-            for r, row in enumerate(sol.rows):
-                assert board.rf[r] & ~row == 0 and board.re[r] & row == 0
+            for r, c in ((r, c) for r in range(sol.height) for c in range(sol.width)):
+                assert board.get(r, c) in (None, sol.colour(r, c))
 
 
 def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
@@ -82,7 +84,7 @@ def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
     board = Board(puzzle.width, puzzle.height)
     assert propagate(ctx, board) and not board.solved()
     with pytest.raises(SearchTimeout):
-        probing.probe(ctx, board, time.monotonic() - 1, 2)
+        probing.probe(ctx, board, Deadline(time.monotonic() - 1, 1.0), 2)
     assert multiprocessing.active_children() == []
 
 
@@ -104,7 +106,7 @@ def test_a_probing_helper_that_dies_is_a_clear_error_and_leaves_no_process(monke
     assert propagate(ctx, board) and not board.solved()
     with pytest.raises(ChildDied, match=r"a probing process was killed \(SIGKILL\), most "
                        "likely because the machine ran out of memory"):
-        probing.probe(ctx, board, None, 2)
+        probing.probe(ctx, board, NO_DEADLINE, 2)
     assert multiprocessing.active_children() == []
 
 

@@ -9,7 +9,7 @@ from PIL import Image
 from satnono import load, solve
 from satnono.cli import main
 from satnono.io.trace import Tracer
-from satnono.logic.propagate import Context
+from satnono.logic.events import Contradiction, Found, Learnt, LineSolved, Refuted
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -36,10 +36,10 @@ def test_learning_trace_shows_the_blocked_solution_and_learnt_clauses(capsys):
 
     seen = []
     p = puzzle_from_picture(staircase(13))
-    list(solve(p, "native", ctx=Context(p, trace=lambda e, b, *a: seen.append((e, a)))))
-    learnt = [a for e, a in seen if e == "learnt"]
-    assert learnt and all(back < depth and size >= 1 for depth, size, back in learnt)
-    assert any(e == "contradiction" for e, _ in seen)
+    list(solve(p, "native", observer=lambda event, board: seen.append(event)))
+    learnt = [e for e in seen if isinstance(e, Learnt)]
+    assert learnt and all(e.back < e.depth and e.size >= 1 for e in learnt)
+    assert any(isinstance(e, Contradiction) for e in seen)
 
 
 def test_trace_events_replay_to_the_solution():
@@ -47,17 +47,16 @@ def test_trace_events_replay_to_the_solution():
     p = load(str(PUZZLES / "cup.non"))
     seen = []
 
-    def record(event, board, *args):
-        seen.append((event, board.known(), args))
+    def record(event, board):
+        seen.append((event, board.known()))
 
-    ctx = Context(p, trace=record)
-    (sol,) = list(solve(p, "native", ctx=ctx))
-    lines = [s for s in seen if s[0] == "line"]
-    assert lines and all(a[1] + a[2] > 0 for _, _, a in lines)
-    known = [k for e, k, _ in seen if e == "line"]
+    (sol,) = list(solve(p, "native", observer=record))
+    lines = [e for e, _ in seen if isinstance(e, LineSolved)]
+    assert lines and all(e.filled + e.empty > 0 for e in lines)
+    known = [k for e, k in seen if isinstance(e, LineSolved)]
     assert known == sorted(known)
-    assert any(e == "refuted" for e, _, _ in seen)  # cup needs probing
-    assert seen[-1][0] == "solution" and seen[-1][1] == p.width * p.height
+    assert any(isinstance(e, Refuted) for e, _ in seen)  # cup needs probing
+    assert isinstance(seen[-1][0], Found) and seen[-1][1] == p.width * p.height
     assert sol.strings() == list(p.goal)
 
 
@@ -87,7 +86,6 @@ def test_tracer_live_view_renders_the_grid():
     p = load(str(PUZZLES / "two.dat"))
     buf = io.StringIO()
     t = Tracer(p, live=True, out=buf)
-    ctx = Context(p, trace=t)
-    list(solve(p, "native", ctx=ctx))
+    list(solve(p, "native", observer=t))
     t.close()
     assert "██" in buf.getvalue() and "solution 2 found" in buf.getvalue()

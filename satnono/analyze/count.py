@@ -14,12 +14,18 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..errors import SatnonoError, SearchTimeout
-from ..logic.presolve import deadline_of
-from ..logic.propagate import Context
-from ..model.puzzle import Puzzle, validate
+from ..backends import backend as backend_row
+from ..encode.residual import Residual, decode, residual
+from ..errors import CounterMissing, SearchTimeout, UsageError
+from ..logic.context import Context, Stats
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..model.verdict import CountMethod
+from ..pipeline import check, require_solvable, solve
+from ..runtime.child import stream
+from ..runtime.deadline import Deadline
 
-METHODS = ("auto", "enumerate", "ganak")
+METHODS = tuple(m.value for m in CountMethod)
 #: auto switches from enumeration to Ganak after this many solutions
 THRESHOLD = 1000
 
@@ -31,7 +37,7 @@ class CountResult:
 
     count: int
     complete: bool
-    method: str  # "propagation", "enumerate" (with the backend) or "ganak"
+    method: str  # "propagation", "enumerate (<backend>)" or "ganak"
     seconds: float
     unknown_cells: int = 0  # cells left for the solver after propagation and probing
     variables: int = 0
@@ -45,90 +51,126 @@ class CountResult:
         if self.method == "propagation":  # no solver ran: the board settled it
             how = ("line logic and probing refute the clues" if self.count == 0 else
                    "line logic and probing leave one picture")
-        residual = (f"; {self.unknown_cells} cells left after propagation, "
-                    f"{self.variables} variables, {self.clauses} clauses"
-                    if self.variables else "")
-        return f"{self.count} solution(s), exact, {how} [{self.seconds:.2f} s{residual}]"
+        size = (f"; {self.unknown_cells} cells left after propagation, "
+                f"{self.variables} variables, {self.clauses} clauses"
+                if self.variables else "")
+        return f"{self.count} solution(s), exact, {how} [{self.seconds:.2f} s{size}]"
 
 
-class CounterMissing(SatnonoError):
-    pass
-
-
-def count(puzzle: Puzzle, method: str = "auto", *, backend: str = "sat",
-          timeout: float | None = None, threshold: int = THRESHOLD,
+def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
+          backend: str = "sat", timeout: float | None = None, threshold: int = THRESHOLD,
           workers: int = 1) -> CountResult:
-    """Count every solution of ``puzzle`` exactly (or raise nothing and return a lower
-    bound marked incomplete when ``timeout`` runs out). ``workers`` goes to an
-    enumerating sat or cpsat backend (:func:`satnono.solve`)."""
-    if method not in METHODS:
-        raise ValueError(f"unknown counting method {method!r} (known: {', '.join(METHODS)})")
-    validate(puzzle)
-    started = time.monotonic()
-    deadline = deadline_of(timeout)
-    if method == "ganak":
-        return _ganak_result(Context(puzzle), started, deadline, timeout, found=0,
-                             workers=workers)
-    from ..pipeline import solve
+    """Count every solution of ``puzzle`` exactly (or, when ``timeout`` runs out, return a
+    lower bound marked incomplete). ``backend`` enumerates (the sat backend's residual is
+    then what Ganak counts too); ``workers`` goes to it as to :func:`satnono.solve`.
 
-    ctx = Context(puzzle)
-    found = 0
-    limit = None if method == "enumerate" else threshold + 1
-    options: dict = {"ctx": ctx} if backend in ("sat", "native") else {}
-    if workers != 1:
-        options["workers"] = workers
+    >>> from satnono import Puzzle
+    >>> count(Puzzle(((1,),) * 4, ((1,),) * 4)).count  # the 4! permutation matrices
+    24
+    """
     try:
-        for _ in solve(puzzle, backend, limit=limit, timeout=timeout, **options):
+        method = CountMethod(method)
+    except ValueError:
+        raise UsageError(f"unknown counting method {method!r} (known: "
+                         f"{', '.join(METHODS)})") from None
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+        raise UsageError(f"threshold is a whole number of solutions from 1, not {threshold!r}")
+    row = backend_row(backend)
+    require_solvable(puzzle)
+    options: dict[str, object] = {} if workers == 1 else {"workers": workers}
+    row.check_options(options)
+    clock = _Clock(Deadline.after(timeout))
+    if method is CountMethod.GANAK or row.name == "sat":
+        ctx = Context(puzzle)
+        try:
+            res = residual(ctx, deadline=clock.deadline, workers=workers)
+        except SearchTimeout:
+            return clock.result(0, False, "ganak" if method is CountMethod.GANAK
+                                else "enumerate (sat)")
+        if res.encoding is None:  # logic decided it
+            return clock.result(0 if res.contradiction else 1, True, "propagation")
+        if method is CountMethod.GANAK:
+            return _ganak(res, clock, found=0)
+        return _enumerate_residual(puzzle, res, clock, method, threshold, workers)
+    limit = None if method is CountMethod.ENUMERATE else threshold + 1
+    found = 0
+    run = solve(puzzle, row.name, limit=limit, timeout=timeout, **options)
+    try:
+        for _ in run:
             found += 1
     except SearchTimeout:
-        return CountResult(found, False, f"enumerate ({backend})", time.monotonic() - started,
-                           *_size(ctx))
+        return clock.result(found, False, f"enumerate ({row.name})", run.stats)
     if limit is None or found < limit:
-        how = f"enumerate ({backend})" if ctx.encoding is not None or backend != "sat" \
-            else "propagation"
-        return CountResult(found, True, how, time.monotonic() - started, *_size(ctx))
-    return _ganak_result(ctx, started, deadline, timeout, found, workers)
+        return clock.result(found, True, f"enumerate ({row.name})", run.stats)
+    try:
+        res = residual(Context(puzzle), deadline=clock.deadline, workers=workers)
+    except SearchTimeout:
+        return clock.result(found, False, "ganak")
+    return _ganak(res, clock, found)
 
 
-def _size(ctx: Context) -> tuple[int, int, int]:
-    enc = ctx.encoding
+class _Clock:
+    """The deadline and the start time, and results stamped with the time taken."""
+
+    def __init__(self, deadline: Deadline):
+        self.deadline = deadline
+        self.started = time.monotonic()
+
+    def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
+               res: Residual | None = None) -> CountResult:
+        out = CountResult(n, complete, method, time.monotonic() - self.started)
+        enc = res.encoding if res is not None else None
+        if enc is not None:
+            out.unknown_cells, out.variables, out.clauses = (len(enc.cells), enc.variables,
+                                                             len(enc.clauses))
+        elif stats is not None and stats.variables:
+            out.unknown_cells, out.variables, out.clauses = (stats.unknown, stats.variables,
+                                                             stats.clauses)
+        return out
+
+
+def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: _Clock, method: CountMethod,
+                        threshold: int, workers: int) -> CountResult:
+    """The sat backend's enumeration on a residual already built, then Ganak on the same
+    residual past the threshold."""
+    from ..backends.sat import DEFAULT_SOLVER, models
+
+    enc = res.encoding
+    assert enc is not None
+    limit = None if method is CountMethod.ENUMERATE else threshold + 1
+    found = 0
+    try:
+        for true in models(enc, DEFAULT_SOLVER, limit, workers, clock.deadline):
+            check(puzzle, Solution(puzzle.width, tuple(decode(enc, true))), "sat")
+            found += 1
+    except SearchTimeout:
+        return clock.result(found, False, "enumerate (sat)", res=res)
+    if limit is None or found < limit:
+        return clock.result(found, True, "enumerate (sat)", res=res)
+    return _ganak(res, clock, found)
+
+
+def _ganak(res: Residual, clock: _Clock, found: int) -> CountResult:
+    """Ganak's exact count of the residual CNF, projected on the unknown cells."""
+    enc = res.encoding
     if enc is None:
-        return (0, 0, 0)
-    return (len(enc.cells), enc.variables, len(enc.clauses))  # type: ignore[attr-defined]
-
-
-def _ganak_result(ctx: Context, started: float, deadline: float | None,
-                  timeout: float | None, found: int, workers: int = 1) -> CountResult:
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
     try:
         import pyganak  # noqa: F401
     except ImportError:  # pragma: no cover - pyganak is a dependency
         raise CounterMissing("exact counting of many solutions needs pyganak "
                              "(pip install pyganak)") from None
-    enc = ctx.encoding
-    if enc is None:
-        from ..encode.residual import residual
-
-        try:
-            board, enc = residual(ctx, deadline=deadline, timeout=timeout, workers=workers)
-        except SearchTimeout:
-            return CountResult(found, False, "ganak", time.monotonic() - started)
-        if board is None:
-            return CountResult(0, True, "propagation", time.monotonic() - started, *_size(ctx))
-        if enc is None:
-            return CountResult(1, True, "propagation", time.monotonic() - started)
-    sampling = sorted(enc.cells.values())
-    args = (enc.variables, enc.clauses, sampling)
+    args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     try:
-        from ..runtime.child import stream
-
-        (n,) = list(stream(_ganak, args, deadline, timeout, what="model counter",
+        (n,) = list(stream(_count_models, args, clock.deadline, what="model counter",
                            size=enc.size()))
     except SearchTimeout:
-        return CountResult(found, False, "ganak", time.monotonic() - started, *_size(ctx))
-    return CountResult(n, True, "ganak", time.monotonic() - started, *_size(ctx))
+        return clock.result(found, False, "ganak", res=res)
+    return clock.result(n, True, "ganak", res=res)
 
 
-def _ganak(variables: int, clauses: list[list[int]], sampling: list[int]) -> Iterator[int]:
+def _count_models(variables: int, clauses: list[list[int]], sampling: list[int]
+                  ) -> Iterator[int]:
     from pyganak import Counter
 
     counter = Counter()

@@ -10,7 +10,9 @@ import time
 from dataclasses import dataclass
 
 from ..errors import SearchTimeout
-from ..model.puzzle import Puzzle, Solution
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..pipeline import solve
 
 
 @dataclass
@@ -25,7 +27,7 @@ class CrossCheck:
 def cross_check(puzzle: Puzzle, backend: str, found: list[Solution], limit: int | None,
                 timeout: float | None = None) -> CrossCheck:
     """Compare ``found`` (a complete run of ``backend`` up to ``limit``) with native's."""
-    from ..pipeline import solve
+
 
     started = time.monotonic()
     native: list[Solution] = []
@@ -34,7 +36,7 @@ def cross_check(puzzle: Puzzle, backend: str, found: list[Solution], limit: int 
             native.append(sol)
     except SearchTimeout:
         return CrossCheck(None, f"not verified: the native backtracker found {len(native)} "
-                          f"solution(s) and could not finish within {timeout:g} s",
+                          f"solution(s) and could not finish within {timeout or 0:g} s",
                           [], [], time.monotonic() - started)
     seconds = time.monotonic() - started
     mine, theirs = set(found), set(native)

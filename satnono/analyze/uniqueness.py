@@ -15,16 +15,22 @@ from dataclasses import dataclass, field
 
 from ..encode.residual import decode, residual
 from ..errors import SearchTimeout
-from ..logic.presolve import deadline_of
-from ..logic.propagate import Context
-from ..model.puzzle import Puzzle, Solution, is_solution, line_clue, validate
+from ..logic.context import Context
+from ..model.grid import Cell
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution, line_clue
+from ..model.verdict import Verdict
+from ..pipeline import check, require_solvable
+from ..runtime.deadline import Deadline
 
 
 @dataclass
 class Uniqueness:
-    verdict: str  # "unique", "multiple" or "none"
+    """The proven verdict, up to two solutions, and (when multiple) the ambiguous cells."""
+
+    verdict: Verdict
     solutions: list[Solution] = field(default_factory=list)  # up to two
-    ambiguous: list[tuple[int, int]] = field(default_factory=list)  # (row, col), from 0
+    ambiguous: list[Cell] = field(default_factory=list)  # (row, col), from 0
     sat_calls: int = 0
     #: False when the time ran out after the verdict was proven, while looking for more
     #: ambiguous cells: ``ambiguous`` is then only those found
@@ -33,30 +39,39 @@ class Uniqueness:
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
                solver: str = "cadical195", workers: int = 1) -> Uniqueness:
-    """Raises SearchTimeout when the time runs out before the verdict is proven; when it
-    runs out later, the ambiguous cells found so far come back marked incomplete.
-    ``workers`` > 1 races that many differently set searches for the first solution (as
-    the sat backend does); the first to find one computes the backbone alone."""
-    from ..backends.sat import new_solver, searches
+    """Prove ``puzzle`` unique, multiple or unsolvable, and find every ambiguous cell.
+
+    Raises SearchTimeout when the time runs out before the verdict is proven; when it runs
+    out later, the ambiguous cells found so far come back marked incomplete. ``workers``
+    > 1 races that many differently set searches for the first solution (as the sat
+    backend does); the first to find one computes the backbone alone.
+
+    >>> from satnono import Puzzle
+    >>> u = uniqueness(Puzzle(((1,), (1,)), ((1,), (1,))))
+    >>> u.verdict.value, u.ambiguous
+    ('multiple', [(0, 0), (0, 1), (1, 0), (1, 1)])
+    """
+    from ..backends.sat import check_solver, new_solver, searches
     from ..runtime.child import race
 
     settings = searches(workers)
-    validate(puzzle)
-    deadline = deadline_of(timeout)
-    board, enc = residual(Context(puzzle), deadline=deadline, timeout=timeout,
-                         workers=workers)
-    if board is None:
-        return Uniqueness("none")
+    check_solver(solver, enumerating=True)
+    require_solvable(puzzle)
+    deadline = Deadline.after(timeout)
+    res = residual(Context(puzzle), deadline=deadline, workers=workers)
+    enc = res.encoding
+    if res.board is None:
+        return Uniqueness(Verdict.NONE)
     if enc is None:
-        return Uniqueness("unique", [board.to_solution()])
+        return Uniqueness(Verdict.UNIQUE, [check(puzzle, res.board.to_solution(), "sat")])
     cells = sorted(enc.cells.items())
     complete = True
-    models = []
+    models: list = []
     try:
         with new_solver(solver, enc.clauses) as base:  # loaded once, shared by the racers
             args = (base, solver, [v for _, v in cells], enc.variables)
             jobs = [(_backbone, args + s) for s in settings]
-            for item in race(jobs, deadline, timeout, what="SAT solver", size=enc.size()):
+            for item in race(jobs, deadline, what="SAT solver", size=enc.size()):
                 models.append(item)
     except SearchTimeout:
         if len(models) < 2:  # the verdict is not proven: let it out
@@ -65,18 +80,16 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         calls = len(models)
     else:
         *models, calls = models
-    sols = [Solution(puzzle.width, tuple(decode(enc, set(m)))) for m in models[:2]]
-    for sol in sols:
-        if not is_solution(puzzle, sol):  # pragma: no cover - a solver bug
-            raise AssertionError("the SAT solver returned a grid that breaks the clues")
+    sols = [check(puzzle, Solution(puzzle.width, tuple(decode(enc, set(m)))), "sat")
+            for m in models[:2]]
     if not sols:
-        return Uniqueness("none", sat_calls=calls)
+        return Uniqueness(Verdict.NONE, sat_calls=calls)
     if len(sols) == 1:
-        return Uniqueness("unique", sols, sat_calls=calls)
+        return Uniqueness(Verdict.UNIQUE, sols, sat_calls=calls)
     first, others = set(models[0]), [set(m) for m in models[1:]]
     # a cell is ambiguous when some model's value differs from the first model's
     ambiguous = sorted(rc for rc, v in cells if any((v in first) != (v in m) for m in others))
-    return Uniqueness("multiple", sols, ambiguous, calls, complete)
+    return Uniqueness(Verdict.MULTIPLE, sols, ambiguous, calls, complete)
 
 
 def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
@@ -113,7 +126,7 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
     yield calls
 
 
-def switches(goal: Solution) -> list[tuple[int, int]]:
+def switches(goal: Solution) -> list[Cell]:
     """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
     clue (seed 002's tip): a picture holding one is never unique."""
     w, h = goal.width, len(goal.rows)
@@ -135,7 +148,7 @@ def switches(goal: Solution) -> list[tuple[int, int]]:
     return out
 
 
-def ambiguity_grid(sol: Solution, ambiguous: list[tuple[int, int]]) -> list[str]:
+def ambiguity_grid(sol: Solution, ambiguous: list[Cell]) -> list[str]:
     """The first solution with every ambiguous cell drawn as '?'."""
     grid = [list(row) for row in sol.strings()]
     for r, c in ambiguous:

@@ -1,54 +1,129 @@
-"""Solving backends behind one small interface: ``solutions(puzzle, ...)`` yields grids.
+"""The backends: one table says what each is, where it lives and what it takes.
 
-Heavy solver libraries are imported inside the backend that needs them, so importing
-satnono (or running ``satnono --help``) stays instant.
+Every backend is a module with one function,
+``solutions(puzzle, *, ctx, deadline, limit, **options) -> Iterator[Solution]``: the
+solutions of a validated puzzle, lazily, unverified (the pipeline checks each one), in
+whatever order it finds them; ``ctx`` carries the counters and the observer, ``deadline``
+the time limit (the backend raises :class:`~satnono.errors.SearchTimeout` when it passes),
+``limit`` how many solutions are wanted at most (None: all). The command line's choices
+and help, option checking, ``count``, ``bench`` and the tests all read this table, and the
+module is imported only when the backend runs, so ``satnono --help`` stays instant.
+
+A new backend is one module and one row.
+
+>>> [b.name for b in BACKENDS.values() if "workers" in b.options]
+['sat', 'cpsat', 'plain-cpsat']
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.puzzle import Puzzle, Solution
+from ..errors import UnknownBackend, UnknownOption, UsageError
 
-BACKENDS = ("native", "sat", "cpsat", "plain-sat", "plain-cpsat")
-#: the backends that take ``workers``
-WORKER_BACKENDS = ("sat", "cpsat", "plain-cpsat")
+if TYPE_CHECKING:
+    from ..logic.context import Context
+    from ..model.puzzle import Puzzle
+    from ..model.solution import Solution
+    from ..runtime.deadline import Deadline
 
+    SolveFunction = Callable[..., Iterator[Solution]]
 
-def solutions(puzzle: Puzzle, backend: str = "sat", *, timeout: float | None = None,
-              limit: int | None = None, **options: object) -> Iterator[Solution]:
-    """Every solution of ``puzzle`` from the chosen backend, lazily and unverified."""
-    if backend == "native":
-        from .native import solve_native
-
-        _check_options(backend, solve_native, options)
-        return solve_native(puzzle, timeout=timeout, **options)  # type: ignore[arg-type]
-    if backend == "sat":
-        from .sat import solutions as run
-    elif backend == "cpsat":
-        from .cpsat import solutions as run
-    elif backend in ("plain-sat", "plain-cpsat"):
-        from . import plain
-
-        run = plain.sat_solutions if backend == "plain-sat" else plain.cpsat_solutions
-    else:
-        raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    _check_options(backend, run, options)
-    return run(puzzle, timeout=timeout, limit=limit, **options)  # type: ignore[arg-type]
+def check_workers(workers: object) -> None:
+    """Workers are a whole number from 1."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
 
 
-#: keyword arguments that are not options: the call's own, or passed by satnono itself
-_NOT_OPTIONS = ("puzzle", "timeout", "limit", "ctx")
+def _check_switch(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise UsageError(f"{name} is True or False, not {value!r}")
 
 
-def _check_options(backend: str, run: Callable, options: dict) -> None:
-    """An option the backend does not know is a mistake worth naming (``workers`` goes to
-    cpsat, ``solver`` to sat), not a TypeError from deep inside."""
-    import inspect
+def _check_solver(value: object) -> None:
+    if not isinstance(value, str):
+        raise UsageError(f"solver is the name of a pysat solver, not {value!r}")
 
-    params = inspect.signature(run).parameters
-    for name in options:
-        if name not in params or name == "puzzle":
-            takes = [p for p in params if p not in _NOT_OPTIONS]
-            raise ValueError(f"the {backend} backend has no option {name!r} (its options: "
-                             + (", ".join(takes) or "none") + ")")
+
+#: how each option's value is checked
+OPTIONS: dict[str, Callable[[object], None]] = {
+    "solver": _check_solver,
+    "workers": check_workers,
+    "probing": lambda v: _check_switch("probing", v),
+    "learning": lambda v: _check_switch("learning", v),
+}
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One row of the table.
+
+    ``entry`` is ``module:function``; ``options`` the keyword options it takes besides
+    ``ctx``, ``deadline`` and ``limit``; ``presolves`` says it propagates and probes first
+    and fills ``ctx.stats`` with what that fixed and the residual CNF's size; a
+    ``baseline`` is kept to measure satnono against, not to use.
+    """
+
+    name: str
+    entry: str
+    summary: str
+    options: tuple[str, ...] = ()
+    presolves: bool = False
+    baseline: bool = False
+
+    def load(self) -> SolveFunction:
+        module, _, function = self.entry.partition(":")
+        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+    def check_options(self, options: dict[str, object]) -> None:
+        """An option this backend does not take, or a value it cannot, is a mistake worth
+        naming."""
+        for name, value in options.items():
+            if name not in self.options:
+                raise UnknownOption(
+                    f"the {self.name} backend has no option {name!r} (its options: "
+                    + (", ".join(self.options) or "none") + ")")
+            OPTIONS[name](value)
+
+    def run(self, puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+            **options: object) -> Iterator[Solution]:
+        self.check_options(options)
+        return self.load()(puzzle, ctx=ctx, deadline=deadline, limit=limit, **options)
+
+
+BACKENDS: dict[str, Backend] = {b.name: b for b in (
+    Backend("native", "satnono.backends.native:solutions",
+            "the line solver with probing and conflict-driven search, no solver library",
+            ("probing", "learning")),
+    Backend("sat", "satnono.backends.sat:solutions",
+            "propagation and probing, then CaDiCaL on the residual CNF (the default)",
+            ("solver", "probing", "workers"), presolves=True),
+    Backend("cpsat", "satnono.backends.cpsat:solutions",
+            "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",)),
+    Backend("plain-sat", "satnono.backends.plain:sat_solutions",
+            "baseline: the whole puzzle as a block-start CNF, no propagation, CaDiCaL",
+            ("solver",), baseline=True),
+    Backend("plain-cpsat", "satnono.backends.plain:cpsat_solutions",
+            "baseline: one CP-SAT automaton per line over every cell, no propagation",
+            ("workers",), baseline=True),
+)}
+
+DEFAULT = "sat"
+
+
+def backend(name: str) -> Backend:
+    """The row of ``name``; :class:`~satnono.errors.UnknownBackend` for a name not in it."""
+    try:
+        return BACKENDS[name]
+    except (KeyError, TypeError):
+        raise UnknownBackend(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})"
+                             ) from None
+
+
+def taking(option: str, baselines: bool = False) -> list[str]:
+    """The backends that take ``option`` (the baselines too when asked)."""
+    return [b.name for b in BACKENDS.values()
+            if option in b.options and (baselines or not b.baseline)]

@@ -13,28 +13,34 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from ..encode.automaton import automaton
-from ..errors import SearchTimeout
+from ..errors import SolverFailed
 from ..logic.board import Board
-from ..logic.presolve import deadline_of, time_left
-from ..logic.propagate import Context, propagate
-from ..model.puzzle import Puzzle, Solution
+from ..logic.context import Context
+from ..logic.propagate import propagate
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..runtime.deadline import Deadline
 
 _DONE = object()
 
 
-def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
-              limit: int | None = None, ctx: Context | None = None,
-              propagation: bool = True) -> Iterator[Solution]:
-    """``propagation=False`` is the plain baseline: every cell a variable."""
-    started = time.monotonic()
-    deadline = deadline_of(timeout)  # propagation and building the model count against it
+def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+              workers: int = 1) -> Iterator[Solution]:
+    """Line propagation first, then CP-SAT on the lines it leaves open."""
+    return automata(puzzle, ctx=ctx, deadline=deadline, limit=limit, workers=workers,
+                    propagation=True)
+
+
+def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+             workers: int, propagation: bool) -> Iterator[Solution]:
+    """The CP-SAT model of the puzzle, enumerated; ``propagation=False`` is the plain
+    baseline: every cell a variable."""
     from ortools.sat.python import cp_model
 
-    ctx = ctx or Context(puzzle)
     board = Board(puzzle.width, puzzle.height)
     if propagation and not propagate(ctx, board):
         return
@@ -42,44 +48,35 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
         yield board.to_solution()
         return
     model = cp_model.CpModel()
-    cells: dict[tuple[int, int], cp_model.IntVar] = {}
-    for r, c in board.unknown_cells():
-        cells[(r, c)] = model.new_bool_var(f"x{r}_{c}")
+    cells = {(r, c): model.new_bool_var(f"x{r}_{c}") for r, c in board.unknown_cells()}
     one, zero = model.new_constant(1), model.new_constant(0)
-
-    def cell(r: int, c: int):
-        v = board.get(r, c)
-        return cells[(r, c)] if v is None else (one if v else zero)
-
-    h, w = puzzle.height, puzzle.width
-    for r in range(h):
-        if any((r, c) in cells for c in range(w)):
-            a = automaton(puzzle.rows[r])
-            model.add_automaton([cell(r, c) for c in range(w)], 0, [a.length], a.transitions())
-    for c in range(w):
-        if any((r, c) in cells for r in range(h)):
-            a = automaton(puzzle.columns[c])
-            model.add_automaton([cell(r, c) for r in range(h)], 0, [a.length], a.transitions())
-
+    for line in puzzle.lines():
+        positions = range(board.length(line))
+        if any(line.cell(i) in cells for i in positions):
+            known = [board.get(*line.cell(i)) for i in positions]
+            a = automaton(puzzle.lengths[line.axis][line.index])
+            model.add_automaton([cells[line.cell(i)] if v is None else one if v else zero
+                                 for i, v in zip(positions, known)],
+                                0, [a.length], a.transitions())
     keys = list(cells)
     variables = [cells[k] for k in keys]
+    known_rows = board.filled_rows()
 
-    def grid(values) -> Solution:
-        rows = list(board.rf)
+    def grid(values: Sequence[Any]) -> Solution:
+        rows = list(known_rows)
         for (r, c), val in zip(keys, values):
             if val:
                 rows[r] |= 1 << c
-        return Solution(w, tuple(rows))
+        return Solution(puzzle.width, tuple(rows))
 
     if workers > 1:
-        yield from _one_by_one(model, variables, workers, limit, deadline, timeout, started,
-                               grid)
+        yield from _one_by_one(model, variables, workers, limit, deadline, grid)
         return
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # its enumeration is complete only with one worker
     solver.parameters.enumerate_all_solutions = True
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = time_left(deadline)
+    if deadline.limited:
+        solver.parameters.max_time_in_seconds = deadline.left()
     handoff: queue.Queue = queue.Queue(maxsize=64)
     stop = threading.Event()
 
@@ -127,12 +124,12 @@ def solutions(puzzle: Puzzle, *, workers: int = 1, timeout: float | None = None,
         worker.join()
     status = status_box[0] if status_box else None
     if status is not None and status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-        raise SearchTimeout(found, timeout or (time.monotonic() - started))
+        _unfinished(solver, deadline, found)
 
 
-def _one_by_one(model, variables: list, workers: int, limit: int | None,
-                deadline: float | None, timeout: float | None, started: float,
-                grid) -> Iterator[Solution]:
+def _one_by_one(model: Any, variables: list, workers: int, limit: int | None,
+                deadline: Deadline, grid: Callable[[Sequence[Any]], Solution]
+                ) -> Iterator[Solution]:
     """One parallel solve per solution; each found solution is then excluded."""
     from ortools.sat.python import cp_model
 
@@ -140,14 +137,21 @@ def _one_by_one(model, variables: list, workers: int, limit: int | None,
     while limit is None or found < limit:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
-        if deadline is not None:
-            solver.parameters.max_time_in_seconds = time_left(deadline)
+        if deadline.limited:
+            solver.parameters.max_time_in_seconds = deadline.left()
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            raise SearchTimeout(found, timeout or (time.monotonic() - started))
+            _unfinished(solver, deadline, found)
         values = [solver.boolean_value(v) for v in variables]
         found += 1
         yield grid(values)
         model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
+
+
+def _unfinished(solver: Any, deadline: Deadline, found: int) -> None:
+    """A search that stopped before it was done: the time limit, or a failure."""
+    if deadline.limited:
+        raise deadline.expired(found)
+    raise SolverFailed(f"CP-SAT stopped without finishing: {solver.status_name()}")

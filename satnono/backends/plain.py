@@ -12,18 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..encode.block_start import block_start_cnf
-from ..model.puzzle import Puzzle, Solution
+from ..logic.context import Context
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..runtime.deadline import Deadline
 
 
-def sat_solutions(puzzle: Puzzle, *, solver: str = "cadical195", timeout: float | None = None,
-                  limit: int | None = None) -> Iterator[Solution]:
-    from ..logic.presolve import deadline_of
+def sat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+                  solver: str = "cadical195") -> Iterator[Solution]:
     from ..runtime.child import stream
+    from .sat import check_solver
 
+    check_solver(solver, enumerating=limit != 1)
     # encoding included: with a deadline the whole baseline runs where it can be stopped
-    rows = stream(_rows, (puzzle, solver, limit), deadline_of(timeout), timeout,
-                  what="SAT solver")
-    for masks in rows:
+    for masks in stream(_rows, (puzzle, solver, limit), deadline, what="SAT solver"):
         yield Solution(puzzle.width, tuple(masks))
 
 
@@ -38,8 +40,9 @@ def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]
                for r in range(puzzle.height)]
 
 
-def cpsat_solutions(puzzle: Puzzle, *, timeout: float | None = None, limit: int | None = None,
+def cpsat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
                     workers: int = 1) -> Iterator[Solution]:
-    from .cpsat import solutions
+    from .cpsat import automata
 
-    return solutions(puzzle, timeout=timeout, limit=limit, workers=workers, propagation=False)
+    return automata(puzzle, ctx=ctx, deadline=deadline, limit=limit, workers=workers,
+                    propagation=False)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..encode.residual import decode, residual
-from ..errors import SatnonoError
-from ..logic.presolve import deadline_of
-from ..logic.propagate import Context
-from ..model.puzzle import Puzzle, Solution
+from ..encode.residual import Encoding, decode, residual
+from ..errors import UnsupportedSolver
+from ..logic.context import Context
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
 from ..runtime.child import race
+from ..runtime.deadline import Deadline
+from . import check_workers
 
 DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
@@ -34,10 +36,6 @@ CADICAL_FOCUSED = {"stabilizeonly": 0, "stabilize": 0}
 NOT_INCREMENTAL = ("kissat",)
 
 
-class UnsupportedSolver(SatnonoError):
-    pass
-
-
 def check_solver(name: str, enumerating: bool) -> None:
     from pysat.solvers import SolverNames
 
@@ -51,31 +49,38 @@ def check_solver(name: str, enumerating: bool) -> None:
                                 f"another solver (default {DEFAULT_SOLVER})")
 
 
-def solutions(puzzle: Puzzle, *, solver: str = DEFAULT_SOLVER, timeout: float | None = None,
-              limit: int | None = None, probing: bool = True, workers: int = 1,
-              ctx: Context | None = None) -> Iterator[Solution]:
+def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+              solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True
+              ) -> Iterator[Solution]:
     """Propagate (and probe) at the root, then enumerate the residual CNF's models.
     ``workers`` > 1 races that many differently set solvers (:func:`searches`) in child
     processes; the first to find a model goes on alone."""
     check_solver(solver, enumerating=limit != 1)
-    settings = searches(workers)
-    ctx = ctx or Context(puzzle)
-    deadline = deadline_of(timeout)
-    board, enc = residual(ctx, probing=probing, deadline=deadline, timeout=timeout,
-                         workers=workers)
-    if board is None:
+    searches(workers)
+    res = residual(ctx, probing=probing, deadline=deadline, workers=workers)
+    enc = res.encoding
+    if res.board is None:
         return
     if enc is None:
-        yield board.to_solution()
+        yield res.board.to_solution()
         return
+    for true in models(enc, solver, limit, workers, deadline):
+        yield Solution(puzzle.width, tuple(decode(enc, true)))
+
+
+def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline
+           ) -> Iterator[set[int]]:
+    """The true cell variables of each model of the residual CNF, up to ``limit``, found by
+    ``workers`` racing searches."""
+    settings = searches(workers)
     cells = list(enc.cells.values())
     # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
     # made each copy the Python clause lists it read: on a CNF of 12.5M clauses, 12.9 s
     # and 7.7 GB more memory to the search, against 5.1 s and 5.1 GB
     with new_solver(solver, enc.clauses) as base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
-        for true in race(jobs, deadline, timeout, what="SAT solver", size=enc.size()):
-            yield Solution(puzzle.width, tuple(decode(enc, set(true))))
+        for true in race(jobs, deadline, what="SAT solver", size=enc.size()):
+            yield set(true)
 
 
 def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
@@ -87,8 +92,7 @@ def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
     takes the hardest survey puzzles' first solutions (Gettys 31k conflicts whatever the
     seed, against 26-41k all false and 42k all true in stable mode), worker 2 most of the
     hard tournament puzzles that worker 0 is slow on (benchmarks/results/README.md)."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    check_workers(workers)
     first = [(None, None, False), (None, True, True), (None, False, False)]
     return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
 
@@ -161,3 +165,4 @@ def _steered(s, name: str, cells: list[int], limit: int | None, seed: int | None
     steer(s, name, seed, forced, focused)
     for true in _models(s, cells, limit, forced is not None):
         yield sorted(true)
+

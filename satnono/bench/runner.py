@@ -14,7 +14,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
-from ..backends import BACKENDS, WORKER_BACKENDS
+from ..backends import BACKENDS
+from ..backends import backend as backend_row
+from ..errors import UsageError
 from ..io.output import atomic_output, write_failed
 from ..model.puzzle import Puzzle
 
@@ -25,14 +27,14 @@ def backend_spec(label: str) -> tuple[str, int]:
     """``"sat:2"`` -> ``("sat", 2)``: a benchmarked backend and its workers (racing
     searches for sat, CP-SAT's workers for cpsat), so that one CSV can hold both."""
     name, colon, workers = label.partition(":")
-    if name not in BACKENDS:
-        raise ValueError(f"unknown backend {label!r} (known: {', '.join(BACKENDS)})")
+    row = backend_row(name)
     if not colon:
         return name, 1
-    if name not in WORKER_BACKENDS:
-        raise ValueError(f"{label!r}: workers go with {', '.join(WORKER_BACKENDS)}")
+    if "workers" not in row.options:
+        raise UsageError(f"{label!r}: workers go with "
+                         + ", ".join(b.name for b in BACKENDS.values() if "workers" in b.options))
     if not workers.isdigit() or int(workers) < 1:
-        raise ValueError(f"{label!r}: workers must be a whole number from 1, as in sat:2")
+        raise UsageError(f"{label!r}: workers must be a whole number from 1, as in sat:2")
     return name, int(workers)
 
 
@@ -112,12 +114,13 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     import resource
 
     from ..errors import SearchTimeout
-    from ..logic.propagate import Context
     from ..pipeline import solve
 
     run.cells = puzzle.width * puzzle.height
-    ctx = Context(puzzle)
     backend, workers = backend_spec(run.backend)
+    options: dict[str, object] = {} if workers == 1 else {"workers": workers}
+    if run.solver:
+        options["solver"] = run.solver
     started = time.monotonic()
     cpu0 = _cpu()
     try:
@@ -131,29 +134,21 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
             run.variables, run.clauses = res.variables, res.clauses
             run.fixed = run.cells - res.unknown_cells if res.variables else -1
         else:
-            limit = MODES[run.mode]
-            opts: dict = {}
-            if backend in ("sat", "native", "cpsat"):
-                opts["ctx"] = ctx
-            if backend in ("sat", "plain-sat") and run.solver:
-                opts["solver"] = run.solver
-            if workers > 1:
-                opts["workers"] = workers
+            solving = solve(puzzle, backend, limit=MODES[run.mode], timeout=run.timeout,
+                            **options)
             try:
-                for _ in solve(puzzle, backend, limit=limit, timeout=run.timeout, **opts):
+                for _ in solving:
                     run.solutions += 1
                 run.verdict = {0: "none", 1: "unique"}.get(run.solutions, "multiple")
                 if run.mode == "first" and run.solutions:
                     run.verdict = "found"
             except SearchTimeout:
                 run.verdict = "timeout"
-            enc = ctx.encoding
-            if enc is not None:
-                run.variables = enc.variables  # type: ignore[attr-defined]
-                run.clauses = len(enc.clauses)  # type: ignore[attr-defined]
-                run.fixed = run.cells - len(enc.cells)  # type: ignore[attr-defined]
-            elif backend == "sat" and run.verdict != "timeout":
-                run.fixed = run.cells  # propagation and probing alone decided it
+            stats = solving.stats
+            run.variables, run.clauses = stats.variables, stats.clauses
+            if backend_row(backend).presolves and stats.fixed >= 0 and (
+                    stats.variables or run.verdict != "timeout"):
+                run.fixed = stats.fixed
     except Exception as exc:  # reported in the CSV, never fatal to the run
         run.verdict = "error"
         run.error = f"{type(exc).__name__}: {exc}"[:300]

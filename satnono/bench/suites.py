@@ -10,11 +10,12 @@ from __future__ import annotations
 import csv
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..io.formats import read_file
-from ..model.puzzle import Puzzle, Solution, puzzle_from_picture
+from ..model.puzzle import Puzzle, puzzle_from_picture
+from ..model.solution import Solution
 
 SUITES = ("survey", "tcga2015", "random", "large")
 
@@ -113,3 +114,36 @@ def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
     if name not in makers:
         raise ValueError(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
     return list(makers[name](corpus))
+
+
+def gather(suites: list[str], paths: list[str], say: Callable[[str], None]
+           ) -> list[tuple[str, str, Puzzle]]:
+    """(suite, name, puzzle) for every suite and every puzzle file (or folder of them)
+    asked for; ``say`` hears what is skipped."""
+    from ..errors import SatnonoError, UsageError
+
+    out = []
+    for name in suites:
+        if name not in SUITES:
+            raise UsageError(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
+        items = suite(name)
+        if not items:
+            say(f"suite {name}: no puzzles (is the corpus at {corpus_dir()}?); skipped")
+        out += [(name, n, p) for n, p in items]
+    for path in paths:
+        files = [path]
+        if os.path.isdir(path):
+            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+        for f in files:
+            try:
+                puzzles = read_file(f)
+            except SatnonoError as exc:
+                if f == path:
+                    raise
+                say(f"skipping {exc}")
+                continue
+            base = os.path.basename(f)
+            out += [(os.path.basename(path.rstrip("/")) if f != path else base,
+                     base + (f" #{i}" if len(puzzles) > 1 else ""), p)
+                    for i, p in enumerate(puzzles, 1)]
+    return out

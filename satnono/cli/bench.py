@@ -6,91 +6,64 @@ import argparse
 import os
 import statistics
 import sys
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from . import EXIT_OK, Usage, _say
+from ..backends import BACKENDS, taking
+from ..errors import UsageError
+from .options import SubParsers, positive, say, whole
+from .status import ExitStatus
 
-
-def _gather(args: argparse.Namespace) -> list[tuple[str, str, object]]:
-    """(suite, name, puzzle) for every suite and path asked for."""
-    from ..bench.suites import SUITES, corpus_dir, suite
-    from ..errors import SatnonoError
-    from ..io.formats import read_file
-
-    out = []
-    for name in args.suite or []:
-        if name not in SUITES:
-            raise Usage(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
-        items = suite(name)
-        if not items:
-            _say(f"suite {name}: no puzzles (is the corpus at {corpus_dir()}?); skipped")
-        out += [(name, n, p) for n, p in items]
-    for path in args.paths:
-        files = [path]
-        if os.path.isdir(path):
-            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
-        for f in files:
-            try:
-                puzzles = read_file(f)
-            except SatnonoError as exc:
-                if f == path:
-                    raise
-                _say(f"skipping {exc}")
-                continue
-            base = os.path.basename(f)
-            out += [(os.path.basename(path.rstrip("/")) if f != path else base,
-                     base + (f" #{i}" if len(puzzles) > 1 else ""), p)
-                    for i, p in enumerate(puzzles, 1)]
-    return out
+if TYPE_CHECKING:
+    from ..bench.runner import Run
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.report:
         from ..bench.report import write_report
 
         out = args.output or os.path.splitext(args.report)[0] + ".md"
         path = write_report(args.report, out)
-        _say(f"report written to {path}")
-        return EXIT_OK
+        say(f"report written to {path}")
+        return ExitStatus.OK
     if not args.paths and not args.suite:
-        raise Usage("give puzzle files or directories, or --suite NAME")
+        raise UsageError("give puzzle files or directories, or --suite NAME")
     from ..bench.runner import MODES, Run, append_csv, backend_spec, execute, read_csv, upgrade_csv
+    from ..bench.suites import gather
 
     backends = args.backend.split(",")
-    try:
-        names = {b: backend_spec(b)[0] for b in backends}
-    except ValueError as exc:
-        raise Usage(str(exc)) from None
+    names = {b: backend_spec(b)[0] for b in backends}
     if args.mode not in MODES:
-        raise Usage(f"unknown mode {args.mode!r} (known: {', '.join(MODES)})")
+        raise UsageError(f"unknown mode {args.mode!r} (known: {', '.join(MODES)})")
     solvers = args.solver.split(",") if args.solver else [""]
     if args.solver:
         from ..backends.sat import check_solver
 
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")
-    items = _gather(args)
+    items = gather(args.suite or [], args.paths, say)
     if args.output:
         upgrade_csv(args.output)
     done = {r.key() for r in read_csv(args.output)} if args.output else set()
     tasks = []
     for suite_name, name, puzzle in items:
         for b in backends:
-            for s in (solvers if names[b] in ("sat", "plain-sat") else [""]):
+            for s in (solvers if "solver" in BACKENDS[names[b]].options else [""]):
                 run = Run(suite_name, name, puzzle.size, b, s, args.mode, args.timeout)
                 if run.key() not in done:
                     tasks.append((run, puzzle))
     if done:
-        _say(f"resuming: {len(done)} run(s) already in {args.output}, {len(tasks)} to go")
+        say(f"resuming: {len(done)} run(s) already in {args.output}, {len(tasks)} to go")
     results = []
     for run in _progress(execute(tasks, args.jobs), len(tasks)):
         results.append(run)
         if args.output:
             append_csv(args.output, run)
     _summary(results)
-    return EXIT_OK
+    return ExitStatus.OK
 
 
-def _progress(runs, total: int):
+def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
     """A live bar with time left on a terminal; one line per run otherwise."""
     if sys.stderr.isatty():
         from rich.progress import (
@@ -112,12 +85,12 @@ def _progress(runs, total: int):
                 yield run
         return
     for i, run in enumerate(runs, 1):
-        _say(f"[{i}/{total}] {run.suite} {run.puzzle} {run.backend} {run.solver} {run.mode}: "
+        say(f"[{i}/{total}] {run.suite} {run.puzzle} {run.backend} {run.solver} {run.mode}: "
              f"{run.verdict} {run.wall:.2f} s")
         yield run
 
 
-def _summary(results) -> None:
+def _summary(results: list[Run]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -138,7 +111,7 @@ def _summary(results) -> None:
     Console(stderr=True).print(table)
 
 
-def add_parser(sub, positive, count) -> None:
+def add_parser(sub: SubParsers) -> None:
     p = sub.add_parser("bench", help="benchmark backends on puzzle files and suites",
                        description="Run every puzzle on every backend, each run in its own "
                        "worker process killed at the timeout; results stream to a CSV "
@@ -147,16 +120,16 @@ def add_parser(sub, positive, count) -> None:
     p.add_argument("--suite", action="append", metavar="NAME",
                    help="survey, tcga2015, random or large (repeatable)")
     p.add_argument("--backend", default="sat,cpsat,native",
-                   help="comma-separated: native, sat, cpsat, plain-sat, plain-cpsat; "
-                   "sat:N, cpsat:N, plain-cpsat:N with N workers (as --workers N; mind "
-                   "--jobs, which multiplies them)")
+                   help="comma-separated: " + ", ".join(BACKENDS) + "; "
+                   + ", ".join(f"{b}:N" for b in taking("workers", baselines=True))
+                   + " with N workers (as --workers N; mind --jobs, which multiplies them)")
     p.add_argument("--solver", help="comma-separated pysat solvers for sat and plain-sat")
     p.add_argument("--mode", default="validate", help="first (1 solution), validate (2, the "
                    "default: tells unique from not), count (exact count)")
     p.add_argument("--timeout", type=positive, default=60.0, metavar="S",
                    help="per run (default 60)")
-    p.add_argument("--jobs", type=count, default=1, metavar="N", help="worker processes")
+    p.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes")
     p.add_argument("-o", "--output", metavar="FILE", help="results CSV (bench) or report "
                    "Markdown (--report)")
     p.add_argument("--report", metavar="CSV", help="write the report of a results CSV")
-    p.set_defaults(run=cmd_bench)
+    p.set_defaults(run=run)

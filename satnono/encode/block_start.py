@@ -21,10 +21,11 @@ def block_start_cnf(puzzle: Puzzle) -> tuple[list[list[int]], dict[tuple[int, in
     h, w = puzzle.height, puzzle.width
     cells = {(r, c): pool.id(("x", r, c)) for r in range(h) for c in range(w)}
     clauses: list[list[int]] = []
+    rows, columns = puzzle.lengths
     lines = [(("r", r), clue, [cells[(r, c)] for c in range(w)])
-             for r, clue in enumerate(puzzle.rows)]
+             for r, clue in enumerate(rows)]
     lines += [(("c", c), clue, [cells[(r, c)] for r in range(h)])
-              for c, clue in enumerate(puzzle.columns)]
+              for c, clue in enumerate(columns)]
     for lid, clue, xs in lines:
         n = len(xs)
         if not clue:

@@ -26,18 +26,28 @@ anonymously, since nothing reads them back.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
-from pysat.formula import IDPool
+from typing import TYPE_CHECKING
 
-from ..errors import SearchTimeout
 from ..logic.board import Board
-from ..logic.presolve import gc_paused, presolve
-from ..logic.propagate import Context
+from ..logic.context import Context
+from ..logic.presolve import Presolved, presolve
 from ..model.puzzle import Puzzle
-from ..runtime.memory import ensure_room
+from ..runtime.deadline import NO_DEADLINE, Deadline
+from ..runtime.memory import ensure_room, gc_paused
 from .automaton import automaton, closed_automaton, entered_by, layers
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
+
+def _pool() -> IDPool:
+    # pysat is imported when a CNF is first built, not with this module
+    from pysat.formula import IDPool
+
+    return IDPool()
 
 
 @dataclass
@@ -46,11 +56,11 @@ class Encoding:
     cell (true = filled); ``board`` holds the known ones."""
 
     board: Board
-    pool: IDPool = field(default_factory=IDPool)
+    pool: IDPool = field(default_factory=_pool)
     clauses: list[list[int]] = field(default_factory=list)
     cells: dict[tuple[int, int], int] = field(default_factory=dict)
     infeasible: bool = False
-    aux_per_line: dict[int, int] = field(default_factory=dict)
+    aux_per_line: dict[Hashable, int] = field(default_factory=dict)
 
     @property
     def variables(self) -> int:
@@ -69,9 +79,10 @@ def cell_literal(enc: Encoding, r: int, c: int) -> int:
     return v
 
 
-def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: int,
-                empty: int, cell_var) -> None:
-    """Add the clauses of one line; ``cell_var(i)`` gives the variable of unknown cell i."""
+def encode_line(enc: Encoding, line: Hashable, clue: tuple[int, ...], n: int, filled: int,
+                empty: int, cell_var: Callable[[int], int]) -> None:
+    """Add the clauses of one line (``line`` names it in ``enc.aux_per_line``);
+    ``cell_var(i)`` gives the variable of unknown cell i."""
     if clue:
         auto, length = closed_automaton(clue), n + 1
         empty |= 1 << n  # the virtual empty cell that the closing gap reads
@@ -148,10 +159,10 @@ def encode_line(enc: Encoding, lid: int, clue: tuple[int, ...], n: int, filled: 
         if holds is not None and later & (later - 1):  # else the unit clause above
             for v in (0, 1):
                 clauses.append([-holds[v]] + reads[v])
-    enc.aux_per_line[lid] = pool.top - before
+    enc.aux_per_line[line] = pool.top - before
 
 
-def _states(mask: int):
+def _states(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -162,59 +173,67 @@ def _states(mask: int):
 CHECK_EVERY = 1_000_000
 
 
-def encode(puzzle: Puzzle, board: Board, deadline: float | None = None) -> Encoding:
+def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> Encoding:
     """The CNF of every line of ``board`` that still has unknown cells. A board that logic
     leaves mostly open can take minutes and more memory than there is (a 400×400 one,
     88M clauses), so the deadline and the room left are checked as the clauses grow."""
     enc = Encoding(board)
-    h, w = puzzle.height, puzzle.width
+    lengths = puzzle.lengths
     check_at = CHECK_EVERY
-    for lid in range(h + w):
-        if lid < h:
-            r = lid
-            if (board.rf[r] | board.re[r]) == (1 << w) - 1:
-                continue
-            encode_line(enc, r, puzzle.rows[r], w, board.rf[r], board.re[r],
-                        lambda i, r=r: cell_literal(enc, r, i))
-        else:
-            c = lid - h
-            if (board.cf[c] | board.ce[c]) == (1 << h) - 1:
-                continue
-            encode_line(enc, lid, puzzle.columns[c], h, board.cf[c], board.ce[c],
-                        lambda i, c=c: cell_literal(enc, i, c))
+    for line in puzzle.lines():
+        may_empty, may_fill = board.line(line)
+        if not may_empty & may_fill:
+            continue  # solved
+        n = board.length(line)
+        full = (1 << n) - 1
+        encode_line(enc, line, lengths[line.axis][line.index], n, full & ~may_empty,
+                    full & ~may_fill, lambda i, line=line: cell_literal(enc, *line.cell(i)))
         if len(enc.clauses) >= check_at:
             check_at = len(enc.clauses) + CHECK_EVERY
-            if deadline is not None and time.monotonic() > deadline:
-                raise SearchTimeout(0, 0)
+            deadline.check()
             ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
 
 
-def residual(ctx: Context, *, probing: bool = True, deadline: float | None = None,
-             timeout: float | None = None, workers: int = 1
-             ) -> tuple[Board | None, Encoding | None]:
-    """Presolve, then the CNF of what is left (also kept in ``ctx.encoding``): what every
-    CNF consumer starts from. ``(None, None)``: the clues contradict; ``(board, None)``:
-    propagation and probing solved the puzzle; else ``(board, encoding)``. ``workers``
-    processes share the probing."""
-    board = presolve(ctx, probing=probing, deadline=deadline, timeout=timeout,
-                     workers=workers)
-    if board is None:
-        return None, None
-    if board.solved():
-        return board, None
+@dataclass
+class Residual:
+    """What is left for a solver: the presolved board and the CNF of its unknown cells.
+    ``encoding`` is None when logic decided everything: the clues contradict (``board`` is
+    None, or the encoding found a line with no placement) or the board is solved."""
+
+    presolved: Presolved
+    encoding: Encoding | None = None
+    contradiction: bool = False
+
+    @property
+    def board(self) -> Board | None:
+        return None if self.contradiction else self.presolved.board
+
+
+def residual(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
+             workers: int = 1) -> Residual:
+    """Presolve (probing shared by ``workers`` processes), then the CNF of what is left:
+    what every CNF consumer (the sat backend, ``check``, counting) starts from. Its size
+    goes into ``ctx.stats``."""
+    pre = presolve(ctx, probing=probing, deadline=deadline, workers=workers)
+    if pre.board is None:
+        return Residual(pre, contradiction=True)
+    if pre.board.solved():
+        return Residual(pre)
     with gc_paused():
-        try:
-            enc = ctx.encoding = encode(ctx.puzzle, board, deadline)
-        except SearchTimeout:
-            raise SearchTimeout(0, timeout or 0) from None
-    return (None, None) if enc.infeasible else (board, enc)
+        enc = encode(ctx.puzzle, pre.board, deadline)
+    if enc.infeasible:
+        return Residual(pre, contradiction=True)
+    ctx.stats.unknown = len(enc.cells)
+    ctx.stats.variables = enc.variables
+    ctx.stats.clauses = len(enc.clauses)
+    return Residual(pre, enc)
 
 
 def decode(enc: Encoding, model: set[int] | list[int]) -> list[int]:
     """Row masks of the full grid from a model (positive literals of true variables)."""
     true = set(lit for lit in model if lit > 0) if not isinstance(model, set) else model
-    rows = list(enc.board.rf)
+    rows = enc.board.filled_rows()
     for (r, c), v in enc.cells.items():
         if v in true:
             rows[r] |= 1 << c

@@ -7,7 +7,8 @@ import io
 import os
 
 from ..errors import ParseError
-from ..model.puzzle import MAX_SIDE, Solution
+from ..model.puzzle import MAX_SIDE
+from ..model.solution import Solution
 
 IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp", ".tif", ".tiff")
 
@@ -70,3 +71,34 @@ def read_image(path: str, *, threshold: int = 128, invert: bool = False,
 
 def is_image(path: str) -> bool:
     return os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS
+
+
+def picture_format(path: str) -> str | None:
+    """The picture format an extension names (PBM, a text grid), if any."""
+    ext = os.path.splitext(path)[1].lower()
+    return {".pbm": "pbm", ".txt": "grid"}.get(ext)
+
+
+def load_picture(path: str, *, fmt: str | None = None, threshold: int = 128,
+                 invert: bool = False, size: tuple[int, int] | None = None) -> Solution:
+    """A black-and-white picture from a file (``-``: standard input): an image (PNG, GIF,
+    BMP, JPEG, …; dark pixels filled, ``size`` scales it first), a PBM or a text grid of
+    ``#``/``.``. ``invert`` fills the light cells instead."""
+    from ..errors import UsageError
+    from .formats import STDIN, read_bytes, read_file, read_stdin, shown
+
+    data = read_stdin() if path == "-" else None
+    if is_image(path) or (data is not None and looks_like_image(data)):
+        return read_image(shown(path), threshold=threshold, invert=invert, size=size,
+                          data=data)
+    if size is not None:
+        raise UsageError("--size scales images (PNG, GIF, …); PBM and text grids are used as is")
+    puzzles = (read_bytes(data, STDIN, fmt) if data is not None else
+               read_file(path, fmt or picture_format(path)))
+    if len(puzzles) != 1 or not puzzles[0].goal:
+        raise UsageError(f"{shown(path)}: not a picture (PBM, a text grid of #/., or an image)")
+    pic = Solution.from_strings(puzzles[0].goal)
+    if invert:
+        full = (1 << pic.width) - 1
+        pic = Solution(pic.width, tuple(full & ~m for m in pic.rows))
+    return pic

@@ -1,19 +1,31 @@
-"""The complete line solver (seeds 000, 003, 004): every cell a line forces, or a contradiction.
+"""The complete line solver: every cell a line forces, or a contradiction.
 
-A line is ``n`` cells with two bit masks of known cells (bit i = cell i): ``filled`` and
-``empty``. The answer holds the cells filled in *every* placement of the clue's blocks that
-agrees with what is known, the cells empty in every such placement, and for each block the
-start positions that occur in some placement (the encoders build on those).
+The contract, for a line of ``n`` cells (bit i = cell i): given, per colour, the cells that
+may still take it, return per colour the cells that take it in at least one placement of
+the clue's blocks consistent with what is known — or ``None`` when there is no such
+placement. For black and white the colours are two, background and black, so a line is two
+masks: ``may_empty`` and ``may_fill`` (a known-filled cell may not be empty, and so on).
+That is the complete line solver of the automaton papers (Posov's "Solving Japanese
+crosswords with finite automata"; Batenburg & Kosters' "Solving nonograms by combining
+relaxations" for the dynamic programme): it extracts everything one line knows.
 
 Two implementations share that contract:
 
-* :func:`solve_line` is bit-parallel. Positions 0..n are bits of one Python int. For each
+* :func:`narrow` is bit-parallel. Positions 0..n are bits of one Python int. For each
   block it needs a handful of shifts and ANDs plus one subtraction, whose borrow runs across
   a stretch of "may be empty" cells — that is the automaton's "skip any number of empty
   cells" loop done for all positions at once. Forward on the line and forward on the
   reversed line give, per block, the starts whose prefix and suffix can both be completed.
-* :func:`solve_line_reference` is the plain O(n·k) dynamic programme of seed 000, kept as
-  the reference the property tests compare the fast one against (and both against brute force).
+* :func:`satnono.logic.line_reference.solve_line_reference` is the plain O(n·k) dynamic
+  programme, kept as the reference the property tests hold the fast one to (and both to
+  brute force).
+
+:func:`solve_line` gives the same answer in terms of known cells (filled, empty) with each
+block's feasible starts, for readers and tests.
+
+>>> r = solve_line((4, 1), 7)  # cells 2-4 are filled whichever way the blocks go
+>>> f"{r.filled:07b}"[::-1], f"{r.empty:07b}"[::-1]
+('0111000', '0000000')
 """
 
 from __future__ import annotations
@@ -102,12 +114,10 @@ def _reverse(x: int, n: int) -> int:
                           "big") >> ((nb << 3) - n)
 
 
-def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
-               ) -> LineResult | None:
-    """Everything the line forces (bit-parallel), or ``None`` for a contradiction."""
-    full = (1 << n) - 1
-    can_fill = full & ~empty
-    can_empty = full & ~filled
+def _narrow(clue: Sequence[int], n: int, can_empty: int, can_fill: int
+            ) -> tuple[int, int, list[int]] | None:
+    """(cells that may be empty, cells that may be filled, each block's feasible starts)
+    after line solving, or None."""
     fwd = _forward(clue, n, can_empty, can_fill)
     if fwd is None:
         return None
@@ -117,6 +127,7 @@ def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
     f_starts, f_free = fwd
     b_starts, b_free = bwd
     k = len(clue)
+    full = (1 << n) - 1
     starts = []
     may_fill = 0
     for j, b in enumerate(clue):
@@ -126,13 +137,40 @@ def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
     may_empty = 0
     for j in range(k + 1):
         may_empty |= f_free[j] & _reverse(b_free[k - j] & full, n)
-    may_empty &= can_empty
+    return may_empty & can_empty, may_fill, starts
+
+
+def narrow(clue: Sequence[int], n: int, may_empty: int, may_fill: int
+           ) -> tuple[int, int] | None:
+    """The black-and-white line solver (bit-parallel): ``(may_empty, may_fill)`` narrowed
+    to the cells that take each value in some placement, or None for a contradiction.
+
+    >>> narrow((2,), 3, 0b111, 0b111)  # the middle cell is filled in every placement
+    (5, 7)
+    """
+    r = _narrow(clue, n, may_empty, may_fill)
+    return None if r is None else (r[0], r[1])
+
+
+def solve_line(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
+               ) -> LineResult | None:
+    """Everything the line forces, in known cells, or ``None`` for a contradiction."""
+    full = (1 << n) - 1
+    r = _narrow(clue, n, full & ~filled, full & ~empty)
+    if r is None:
+        return None
+    may_empty, may_fill, starts = r
     return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
 
 
+def feasible(clue: Sequence[int], n: int, may_empty: int, may_fill: int) -> bool:
+    """Whether any placement agrees with what is known: the forward half of :func:`narrow`
+    alone (what explaining a deduction asks, many times over)."""
+    return _forward(clue, n, may_empty, may_fill) is not None
+
+
 def line_feasible(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0) -> bool:
-    """Whether any placement agrees with the known cells: the forward half of
-    :func:`solve_line` alone (what explaining a deduction asks, many times over)."""
+    """:func:`feasible` in terms of known cells."""
     full = (1 << n) - 1
     return _forward(clue, n, full & ~filled, full & ~empty) is not None
 
@@ -146,43 +184,43 @@ def remember(table: dict, key: object, value: object, max_entries: int) -> None:
 
 
 class LineCache:
-    """Memoised :func:`solve_line` keyed by (clue, length, known cells).
+    """Memoised :func:`narrow` and :func:`feasible`, keyed by (clue, length, what is known).
 
     Search revisits the same partial lines again and again; large puzzles see most line
-    solves answered here. The table is cleared when it reaches ``max_entries``.
+    solves answered here. Each table is cleared when it reaches ``max_entries``.
     """
 
     __slots__ = ("table", "feasibility", "max_entries", "hits", "misses")
 
     def __init__(self, max_entries: int = 1_000_000):
-        self.table: dict[tuple, LineResult | None] = {}
+        self.table: dict[tuple, tuple[int, int] | None] = {}
         self.feasibility: dict[tuple, bool] = {}
         self.max_entries = max_entries
         self.hits = 0
         self.misses = 0
 
-    def solve(self, clue: tuple[int, ...], n: int, filled: int, empty: int
-              ) -> LineResult | None:
-        key = (clue, n, filled, empty)
+    def solve(self, clue: tuple[int, ...], n: int, may_empty: int, may_fill: int
+              ) -> tuple[int, int] | None:
+        key = (clue, n, may_empty, may_fill)
         try:
             r = self.table[key]
         except KeyError:
             self.misses += 1
-            r = solve_line(clue, n, filled, empty)
+            r = narrow(clue, n, may_empty, may_fill)
             remember(self.table, key, r, self.max_entries)
             return r
         self.hits += 1
         return r
 
-    def feasible(self, clue: tuple[int, ...], n: int, filled: int, empty: int) -> bool:
-        """Memoised :func:`line_feasible`, answered from the solve table when it can be."""
-        key = (clue, n, filled, empty)
+    def feasible(self, clue: tuple[int, ...], n: int, may_empty: int, may_fill: int) -> bool:
+        """Memoised :func:`feasible`, answered from the solve table when it can be."""
+        key = (clue, n, may_empty, may_fill)
         r = self.table.get(key, False)
         if r is not False:
             return r is not None
         try:
             return self.feasibility[key]
         except KeyError:
-            ok = line_feasible(clue, n, filled, empty)
+            ok = feasible(clue, n, may_empty, may_fill)
             remember(self.feasibility, key, ok, self.max_entries)
             return ok

@@ -1,25 +1,155 @@
-"""The puzzle model: clues in, validated; solutions out, verified against the clues."""
+"""The puzzle model: clues in, validated; what every later stage reads.
+
+A clue is a sequence of :class:`Block` (a length and a colour); a puzzle has a
+:class:`Palette`, its background first. Black and white is the palette of one block colour,
+and the default everywhere: ``Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))`` takes plain
+lengths as black blocks.
+
+>>> p = Puzzle(rows=((2,), (1,)), columns=((2,), (1,)))
+>>> p.rows
+((Block(2),), (Block(1),))
+>>> p.size, p.palette.black_and_white
+('2x2', True)
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from ..errors import InvalidPuzzle
-
-Clue = tuple[int, ...]
+from .grid import COLUMN, ROW, Axis, Line
+from .solution import Solution, line_clue
 
 #: Sizes beyond this are refused: they are typos or hostile files, not puzzles.
 MAX_SIDE = 10_000
+
+BLACK = "black"
+WHITE = "white"
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A palette entry: its name, the character that draws it in text, its RGB as hex."""
+
+    name: str
+    char: str
+    rgb: str
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours cells take: ``colours[0]`` is the background (not a block colour).
+
+    Index ``i`` of a colour is what the solving stages work with: colour 0 is the
+    background, 1.. the block colours in palette order.
+
+    >>> BLACK_AND_WHITE.index("black"), BLACK_AND_WHITE.chars
+    (1, '.#')
+    """
+
+    colours: tuple[Colour, ...]
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.colours]
+        if len(names) < 2:
+            raise InvalidPuzzle("a palette needs a background and at least one block colour")
+        if len(set(names)) != len(names):
+            raise InvalidPuzzle(f"a palette names a colour twice: {', '.join(names)}")
+        chars = [c.char for c in self.colours]
+        if any(len(ch) != 1 for ch in chars) or len(set(chars)) != len(chars):
+            raise InvalidPuzzle("each palette colour needs a character of its own")
+
+    @property
+    def background(self) -> Colour:
+        return self.colours[0]
+
+    @property
+    def black_and_white(self) -> bool:
+        """One block colour: the solving stages take their black-and-white fast path."""
+        return len(self.colours) == 2
+
+    @property
+    def chars(self) -> str:
+        return "".join(c.char for c in self.colours)
+
+    def index(self, name: str) -> int:
+        for i, c in enumerate(self.colours):
+            if c.name == name:
+                return i
+        raise InvalidPuzzle(f"the colour {name!r} is not in the palette "
+                            f"({', '.join(c.name for c in self.colours)})")
+
+
+BLACK_AND_WHITE = Palette((Colour(WHITE, ".", "ffffff"), Colour(BLACK, "#", "000000")))
+
+
+class Block(NamedTuple):
+    """A run of ``length`` cells of one colour. Blocks of the same colour need at least one
+    background cell between them; blocks of different colours may touch. It prints as its
+    length, as a clue does (``str(Block(3)) == "3"``)."""
+
+    length: int
+    colour: str = BLACK
+
+    def __repr__(self) -> str:
+        return f"Block({self.length})" if self.colour == BLACK else \
+            f"Block({self.length}, {self.colour!r})"
+
+    def __str__(self) -> str:
+        return str(self.length)
+
+
+Clue = tuple[Block, ...]
+
+_BLACK: dict[int, Block] = {}
+
+
+def _block(value: Any, where: str) -> Block:
+    if type(value) is Block:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        b = _BLACK.get(value)
+        if b is None:
+            b = _BLACK[value] = Block(value)
+        return b
+    if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], int)
+            and not isinstance(value[0], bool) and isinstance(value[1], str)):
+        return Block(value[0], value[1])
+    raise InvalidPuzzle(f"{where}: a block is a whole number (a black block's length) or a "
+                        f"(length, colour) pair, not {value!r}")
+
+
+def _clues(value: Any, kind: str) -> tuple[Clue, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InvalidPuzzle(f"the {kind} clues must be a sequence of clues, not {value!r}")
+    out = []
+    for i, clue in enumerate(value):
+        where = f"{kind} {i + 1}"
+        if isinstance(clue, (str, bytes)) or not isinstance(clue, Iterable):
+            raise InvalidPuzzle(f"{where}: a clue is a sequence of blocks, not {clue!r}")
+        out.append(tuple(_block(b, where) for b in clue))
+    return tuple(out)
+
+
+def lengths(clue: Clue) -> tuple[int, ...]:
+    """The block lengths of a clue (all a black-and-white clue says)."""
+    return tuple(b.length for b in clue)
+
+
+def clue_text(clue: Sequence[Block] | Sequence[int]) -> str:
+    return " ".join(map(str, clue)) if clue else "0"
 
 
 @dataclass(frozen=True)
 class Puzzle:
     """Row clues (top to bottom) and column clues (left to right), plus optional metadata.
 
-    ``goal`` is the author's picture when a file carries one (row strings of ``#``/``.``).
-    ``row_lines``/``col_lines`` are the file lines the clues came from, so validation errors
-    can point at them; they do not take part in equality.
+    ``goal`` is the author's picture when a file carries one (row strings of the palette's
+    characters). ``row_lines``/``col_lines`` are the file lines the clues came from, so
+    validation errors can point at them; they do not take part in equality.
     """
 
     rows: tuple[Clue, ...]
@@ -31,6 +161,13 @@ class Puzzle:
     goal: tuple[str, ...] | None = field(default=None, compare=False)
     row_lines: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
     col_lines: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    palette: Palette = field(default=BLACK_AND_WHITE, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", _clues(self.rows, "row"))
+        object.__setattr__(self, "columns", _clues(self.columns, "column"))
+        if not isinstance(self.palette, Palette):
+            raise InvalidPuzzle(f"a palette is a satnono Palette, not {self.palette!r}")
 
     @property
     def height(self) -> int:
@@ -44,6 +181,27 @@ class Puzzle:
     def size(self) -> str:
         return f"{self.width}x{self.height}"
 
+    def clues(self, axis: Axis) -> tuple[Clue, ...]:
+        return self.rows if axis is ROW else self.columns
+
+    def clue(self, line: Line) -> Clue:
+        return self.clues(line.axis)[line.index]
+
+    def length(self, axis: Axis) -> int:
+        """How many cells a line of ``axis`` has."""
+        return self.width if axis is ROW else self.height
+
+    def lines(self) -> list[Line]:
+        """Every row, then every column."""
+        return ([Line(ROW, r) for r in range(self.height)]
+                + [Line(COLUMN, c) for c in range(self.width)])
+
+    @cached_property
+    def lengths(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """Per axis, each line's block lengths: what the black-and-white line solver
+        reads (plain ints hash and compare faster than blocks)."""
+        return (tuple(map(lengths, self.rows)), tuple(map(lengths, self.columns)))
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -53,123 +211,113 @@ class Problem:
     line: int | None = None
 
 
-def clue_text(clue: Sequence[int]) -> str:
-    return " ".join(map(str, clue)) if clue else "0"
-
-
 def problems(puzzle: Puzzle) -> list[Problem]:
-    """Everything that makes the clues impossible before any solving (seed 002's checks)."""
+    """Everything that makes the clues impossible before any solving: each clue fits its
+    line, and the row and column clues fill as many cells of each colour."""
     out: list[Problem] = []
     if puzzle.height < 1 or puzzle.width < 1:
         out.append(Problem(f"the puzzle needs at least one row and one column, "
                            f"got {puzzle.height} rows and {puzzle.width} columns"))
         return out
-    for kind, clues, length, lines in (
-        ("row", puzzle.rows, puzzle.width, puzzle.row_lines),
-        ("column", puzzle.columns, puzzle.height, puzzle.col_lines),
-    ):
+    palette = puzzle.palette
+    names = {c.name for c in palette.colours[1:]}
+    for axis, lines in ((ROW, puzzle.row_lines), (COLUMN, puzzle.col_lines)):
+        kind = "row" if axis is ROW else "column"
+        length = puzzle.length(axis)
         if length > MAX_SIDE:
             out.append(Problem(f"{length} {kind} cells is more than the {MAX_SIDE} supported"))
             continue
-        for i, clue in enumerate(clues):
+        for i, clue in enumerate(puzzle.clues(axis)):
             line = lines[i] if lines else None
-            if any(b < 1 for b in clue):
+            if any(b.length < 1 for b in clue):
                 out.append(Problem(f"{kind} {i + 1}: clue {clue_text(clue)} has a block "
                                    f"shorter than 1", line))
                 continue
-            need = sum(clue) + len(clue) - 1 if clue else 0
+            strange = sorted({b.colour for b in clue} - names)
+            if strange:
+                out.append(Problem(f"{kind} {i + 1}: the colour {strange[0]!r} is not a block "
+                                   f"colour of the palette", line))
+                continue
+            need = minimum_length(clue)
             if need > length:
                 out.append(Problem(f"{kind} {i + 1}: clue {clue_text(clue)} needs {need} cells, "
                                    f"the {kind} has {length}", line))
-    rsum = sum(map(sum, puzzle.rows))
-    csum = sum(map(sum, puzzle.columns))
-    if not out and rsum != csum:
-        out.append(Problem(f"the row clues fill {rsum} cells but the column clues fill {csum}"))
+    if not out:
+        for colour in palette.colours[1:]:
+            rsum = _total(puzzle.rows, colour.name)
+            csum = _total(puzzle.columns, colour.name)
+            if rsum != csum:
+                what = "" if palette.black_and_white else f" {colour.name}"
+                out.append(Problem(f"the row clues fill {rsum}{what} cells but the column "
+                                   f"clues fill {csum}"))
     return out
 
 
+def minimum_length(clue: Clue) -> int:
+    """The fewest cells a clue fits in: its blocks, and a gap between each two blocks of
+    the same colour."""
+    if not clue:
+        return 0
+    gaps = sum(1 for a, b in zip(clue, clue[1:]) if a.colour == b.colour)
+    return sum(b.length for b in clue) + gaps
+
+
+def _total(clues: tuple[Clue, ...], colour: str) -> int:
+    return sum(b.length for clue in clues for b in clue if b.colour == colour)
+
+
 def validate(puzzle: Puzzle) -> Puzzle:
-    """Return the puzzle unchanged, or raise :class:`InvalidPuzzle` naming every problem."""
+    """Return the puzzle unchanged, or raise :class:`InvalidPuzzle` naming every problem.
+
+    >>> validate(Puzzle(rows=((3,),), columns=((1,), (1,))))
+    Traceback (most recent call last):
+    ...
+    satnono.errors.InvalidPuzzle: row 1: clue 3 needs 3 cells, the row has 2
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzle(f"expected a satnono Puzzle, got {type(puzzle).__name__}")
     found = problems(puzzle)
     if found:
         raise InvalidPuzzle("; ".join(p.message for p in found))
     return puzzle
 
 
-@dataclass(frozen=True)
-class Solution:
-    """A filled grid: bit ``c`` of ``rows[r]`` is set when cell (r, c) is filled."""
-
-    width: int
-    rows: tuple[int, ...]
-
-    @property
-    def height(self) -> int:
-        return len(self.rows)
-
-    def filled(self, r: int, c: int) -> bool:
-        return bool(self.rows[r] >> c & 1)
-
-    def strings(self, fill: str = "#", blank: str = ".") -> list[str]:
-        return ["".join(fill if m >> c & 1 else blank for c in range(self.width))
-                for m in self.rows]
-
-    @classmethod
-    def from_strings(cls, lines: Sequence[str], fill: str = "#*1X") -> Solution:
-        width = len(lines[0]) if lines else 0
-        return cls(width, tuple(sum(1 << c for c, ch in enumerate(s) if ch in fill)
-                                for s in lines))
-
-    def columns(self) -> list[int]:
-        """The grid transposed: bit ``r`` of ``columns()[c]`` is cell (r, c)."""
-        return [sum(1 << r for r, m in enumerate(self.rows) if m >> c & 1)
-                for c in range(self.width)]
-
-
-def line_clue(mask: int, length: int) -> Clue:
-    """The clue of one line given as a bit mask (bit i = cell i)."""
-    out = []
-    run = 0
-    for i in range(length):
-        if mask >> i & 1:
-            run += 1
-        elif run:
-            out.append(run)
-            run = 0
-    if run:
-        out.append(run)
-    return tuple(out)
-
-
 def clues_of(grid: Iterable[Sequence[bool]] | Solution
              ) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
-    """Row and column clues of a picture: the maker's step from drawing to puzzle."""
-    sol = grid if isinstance(grid, Solution) else _solution_from_cells(grid)
-    rows = tuple(line_clue(m, sol.width) for m in sol.rows)
-    cols = tuple(line_clue(m, sol.height) for m in sol.columns())
+    """Row and column clues of a black-and-white picture: the maker's step from drawing to
+    puzzle.
+
+    >>> clues_of([[True, True], [False, True]])
+    (((Block(2),), (Block(1),)), ((Block(1),), (Block(2),)))
+    """
+    sol = grid if isinstance(grid, Solution) else Solution.from_cells(grid)
+    rows = tuple(_clue(line_clue(m, sol.width)) for m in sol.rows)
+    cols = tuple(_clue(line_clue(m, sol.height)) for m in sol.columns())
     return rows, cols
 
 
-def _solution_from_cells(grid: Iterable[Sequence[bool]]) -> Solution:
-    cells = [list(r) for r in grid]
-    width = len(cells[0]) if cells else 0
-    if any(len(r) != width for r in cells):
-        raise InvalidPuzzle("picture rows differ in length")
-    return Solution(width, tuple(sum(1 << c for c, v in enumerate(r) if v) for r in cells))
+def _clue(runs: tuple[int, ...]) -> Clue:
+    return tuple(_block(n, "") for n in runs)
 
 
 def puzzle_from_picture(grid: Iterable[Sequence[bool]] | Solution, title: str | None = None
                         ) -> Puzzle:
-    sol = grid if isinstance(grid, Solution) else _solution_from_cells(grid)
+    """The puzzle whose goal is this black-and-white picture."""
+    sol = grid if isinstance(grid, Solution) else Solution.from_cells(grid)
     rows, cols = clues_of(sol)
     return Puzzle(rows, cols, title=title, goal=tuple(sol.strings()))
 
 
 def is_solution(puzzle: Puzzle, sol: Solution) -> bool:
-    """Whether the grid has exactly the puzzle's clues: the check every reported answer passes."""
+    """Whether the grid has exactly the puzzle's clues: the check every reported answer
+    passes before it leaves the library."""
     if sol.width != puzzle.width or sol.height != puzzle.height:
         return False
+    if sol.layers or not puzzle.palette.black_and_white:
+        return False  # colour grids are checked once colour puzzles can be solved
     if any(m >> sol.width for m in sol.rows):
         return False
-    rows, cols = clues_of(sol)
-    return rows == puzzle.rows and cols == puzzle.columns
+    rows, cols = puzzle.lengths
+    w, h = sol.width, sol.height
+    return (all(line_clue(m, w) == c for m, c in zip(sol.rows, rows))
+            and all(line_clue(m, h) == c for m, c in zip(sol.columns(), cols)))

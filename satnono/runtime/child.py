@@ -8,17 +8,23 @@ one job and no deadline there is nothing to kill, and the generator runs in this
 
 from __future__ import annotations
 
+import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 
-from ..errors import SearchTimeout, SolverFailed
+from ..errors import ChildDied, SolverFailed
+from .deadline import Deadline
 
 _END = "__end__"
 
 
-class ChildDied(SolverFailed):
-    """A child process ended without a word: killed, most often for lack of memory."""
+def cores() -> int:
+    """The processors this process may run on: work split between more processes than
+    that only adds the cost of starting them."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def expendable() -> None:
@@ -60,22 +66,22 @@ def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
         conn.close()
 
 
-def stream(fn: Callable[..., Iterator], args: tuple, deadline: float | None,
-           timeout: float | None, what: str = "solver", size: str = "") -> Iterator:
+def stream(fn: Callable[..., Iterator], args: tuple, deadline: Deadline,
+           what: str = "solver", size: str = "") -> Iterator:
     """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline;
     SearchTimeout at ``deadline`` (its ``found`` is the number of items yielded before it)."""
-    return race([(fn, args)], deadline, timeout, what, size)
+    return race([(fn, args)], deadline, what, size)
 
 
-def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | None,
-         timeout: float | None, what: str = "solver", size: str = "") -> Iterator:
+def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
+         what: str = "solver", size: str = "") -> Iterator:
     """Start every job's generator in its own child; the first child to yield goes on
     alone and the others are killed. For jobs that yield the same items by different
     searches (a portfolio), this takes the luckiest search on each input: what one
     search gains on one puzzle another often loses on the next. A child that dies before
     yielding drops out of the race; ChildDied when none is left, or when the winner dies
     (``size``, what the children were given, is added to its message)."""
-    if len(jobs) == 1 and deadline is None:  # nothing to race, nothing to kill
+    if len(jobs) == 1 and not deadline.limited:  # nothing to race, nothing to kill
         fn, args = jobs[0]
         yield from fn(*args)
         return
@@ -95,10 +101,9 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | No
         pending = dict(zip(conns, procs))
         winner, item, died = None, None, []
         while winner is None:  # a racer that dies before yielding leaves the others be
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait(list(pending), left)
+            ready = wait(list(pending), deadline.remaining())
             if not ready:
-                raise SearchTimeout(0, timeout or 0)
+                raise deadline.expired()
             for conn in ready:
                 try:
                     item = conn.recv()
@@ -120,10 +125,10 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: float | No
                 raise SolverFailed(f"the {what} failed: {item[1]}")
             found += 1
             yield item
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not winner.poll(left):
-                    raise SearchTimeout(found, timeout or 0)
+            if deadline.limited:
+                left = deadline.remaining()
+                if not left or not winner.poll(left):
+                    raise deadline.expired(found)
             try:
                 item = winner.recv()
             except EOFError:

@@ -156,11 +156,12 @@ def load(path: str, index: int | None = None, fmt: str | None = None) -> Puzzle:
     puzzles = read_file(path, fmt)
     if index is None:
         if len(puzzles) > 1:
-            raise ParseError(f"the file holds {len(puzzles)} puzzles; pick one with --index",
+            raise ParseError(f"the file holds {len(puzzles)} puzzles; pick one by its index "
+                             "(--index N on the command line)",
                              path, None)
         return puzzles[0]
     if not 1 <= index <= len(puzzles):
-        raise ParseError(f"--index {index} is outside 1..{len(puzzles)}", path, None)
+        raise ParseError(f"index {index} is outside 1..{len(puzzles)}", path, None)
     return puzzles[index - 1]
 
 
@@ -180,3 +181,25 @@ def format_for_extension(path: str) -> str | None:
         if ext in f.extensions:
             return f.name
     return None
+
+
+def save(puzzle: Puzzle, path: str, format: str | None = None) -> None:
+    """Write ``puzzle`` to ``path`` (``-``: standard output) in ``format``, by default the
+    one the file's extension names; atomically, so a failure leaves no half file.
+
+    >>> import os, tempfile
+    >>> from satnono import Puzzle, load
+    >>> path = os.path.join(tempfile.mkdtemp(), "two.non")
+    >>> save(Puzzle(((1,), (1,)), ((1,), (1,)), title="Two"), path)
+    >>> load(path).title
+    'Two'
+    """
+    from ..output import atomic_output
+
+    fmt = format or format_for_extension(path)
+    if fmt is None:
+        raise UnsupportedOutput(f"{path}: say which format to write (puzzle formats: "
+                                + ", ".join(PUZZLE_WRITERS) + ")")
+    text = write_puzzle(puzzle, fmt)
+    with atomic_output(path) as out:
+        out.write(text)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ...errors import ParseError
-from ...model.puzzle import Clue, Puzzle, clue_text, problems
+from ...model.puzzle import Puzzle, clue_text, problems
 
 _INT = re.compile(r"[0-9]+")
 
@@ -25,7 +25,7 @@ def number(token: str, path: str | None, line: int | None, what: str = "a whole 
     return int(token)
 
 
-def clue(tokens: Iterable[str], path: str | None, line: int | None) -> Clue:
+def clue(tokens: Iterable[str], path: str | None, line: int | None) -> tuple[int, ...]:
     """Block lengths from number tokens; a lone 0 (or nothing) is the empty clue."""
     nums = tuple(number(t, path, line, "a block length") for t in tokens)
     if nums == (0,):
@@ -54,7 +54,7 @@ def lines_of(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def clue_line(c: Clue, sep: str = " ") -> str:
+def clue_line(c: Sequence[object], sep: str = " ") -> str:
     return sep.join(map(str, c)) if c else "0"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ...errors import ParseError
-from ...model.puzzle import Puzzle
+from ...model.puzzle import BLACK, Clue, Puzzle
 from ._common import checked
 
 NAME = "json"
@@ -75,11 +75,16 @@ def as_dict(puzzle: Puzzle) -> dict:
     for key in ("title", "author", "copyright", "source"):
         if getattr(puzzle, key):
             d[key] = getattr(puzzle, key)
-    d["rows"] = [list(c) for c in puzzle.rows]
-    d["columns"] = [list(c) for c in puzzle.columns]
+    d["rows"] = [_clue_json(c) for c in puzzle.rows]
+    d["columns"] = [_clue_json(c) for c in puzzle.columns]
     if puzzle.goal:
         d["goal"] = list(puzzle.goal)
     return d
+
+
+def _clue_json(clue: Clue) -> list:
+    """Black blocks as plain lengths; other colours as [length, colour] pairs."""
+    return [b.length if b.colour == BLACK else [b.length, b.colour] for b in clue]
 
 
 def write(puzzle: Puzzle) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from ...errors import ParseError
-from ...model.puzzle import MAX_SIDE, Puzzle, Solution, puzzle_from_picture
+from ...model.puzzle import MAX_SIDE, Puzzle, puzzle_from_picture
+from ...model.solution import Solution
 from ._common import checked, lines_of
 
 

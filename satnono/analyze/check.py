@@ -1,0 +1,122 @@
+"""The whole check a puzzle maker asks for: the proven verdict, where the ambiguity is, the
+switches in the goal picture, and how hard the puzzle is — in words and as data.
+
+One time limit covers it all: the rating gets what the verdict left of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SearchTimeout
+from ..model.grid import Cell
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..model.verdict import Verdict
+from ..runtime.deadline import Deadline
+from .difficulty import Rating
+from .uniqueness import Uniqueness, ambiguity_grid, switches
+
+
+@dataclass
+class Check:
+    """What :func:`check` found. ``uniqueness`` is None when the time ran out before the
+    verdict was proven (``timeout`` then says so); ``switches`` are the 2×2
+    checkerboards of the goal picture (None: the puzzle has no goal)."""
+
+    puzzle: Puzzle
+    uniqueness: Uniqueness | None
+    timeout: str = ""
+    switches: list[Cell] | None = None
+    rating: Rating | None = None
+    ambiguity: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return None if self.uniqueness is None else self.uniqueness.verdict
+
+    def lines(self, name: str) -> list[str]:
+        """The report in words; ``name`` is how the puzzle is called."""
+        u = self.uniqueness
+        if u is None:
+            return [f"{name}: no verdict — {self.timeout}"]
+        out: list[str] = []
+        if u.verdict is Verdict.NONE:
+            out.append(f"{name}: no solution (proven)")
+        elif u.verdict is Verdict.UNIQUE:
+            out.append(f"{name}: unique solution (proven)")
+        else:
+            cells = self.puzzle.width * self.puzzle.height
+            if u.complete:
+                differ = f"{len(u.ambiguous)} of {cells} cells differ between solutions"
+                legend = "cells that differ across all solutions ('?'; the rest is forced)"
+            else:
+                differ = (f"at least {len(u.ambiguous)} of {cells} cells differ between "
+                          "solutions (the time limit stopped the search for more)")
+                legend = ("cells found to differ ('?'; the time ran out before the rest "
+                          "was proven)")
+            out.append(f"{name}: NOT unique — more than one solution (proven); {differ}")
+            a, b = (s.strings() for s in u.solutions[:2])
+            out.append("  two solutions:")
+            out.extend(f"    {x}   {y}" for x, y in zip(a, b))
+            out.append(f"  {legend}:")
+            out.extend(f"    {row}" for row in self.ambiguity)
+        if self.switches:
+            sw = self.switches
+            where = ", ".join(f"rows {r + 1}-{r + 2} × columns {c + 1}-{c + 2}"
+                              for r, c in sw[:10])
+            more = f" and {len(sw) - 10} more" if len(sw) > 10 else ""
+            out.append(f"  the goal picture has {len(sw)} 2×2 checkerboard(s) that flip "
+                       f"without changing a clue — redraw there: {where}{more}")
+        if self.rating is not None:
+            out.append(f"  difficulty: {self.rating.describe()}")
+        return out
+
+    def as_dict(self, name: str) -> dict[str, Any]:
+        """The report as data (rows and columns count from 1, as in the words)."""
+        data: dict[str, Any] = {"puzzle": name, "title": self.puzzle.title,
+                                "size": self.puzzle.size}
+        u = self.uniqueness
+        if u is None:
+            data["verdict"] = "timeout"
+            return data
+        data["verdict"] = u.verdict.value
+        data["solutions"] = [s.strings() for s in u.solutions]
+        if u.verdict is Verdict.MULTIPLE:
+            data["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
+            data["ambiguous_complete"] = u.complete
+            data["ambiguity_grid"] = self.ambiguity
+        if self.switches is not None:
+            data["switches"] = [[r + 1, c + 1] for r, c in self.switches]
+        if self.rating is not None:
+            data["difficulty"] = self.rating.as_dict()
+        return data
+
+
+def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
+          rating: bool = True) -> Check:
+    """Prove the verdict, find the ambiguous cells and the goal's switches, and rate the
+    puzzle (unless ``rating`` is False), all within one ``timeout``.
+
+    >>> from satnono import Puzzle
+    >>> c = check(Puzzle(((1,), (1,)), ((1,), (1,))), rating=False)
+    >>> c.verdict.value, c.ambiguity
+    ('multiple', ['??', '??'])
+    """
+    # looked up when called, so that each stage can be replaced on its own (tests do)
+    from . import difficulty, uniqueness
+
+    deadline = Deadline.after(timeout)
+    try:
+        u = uniqueness.uniqueness(puzzle, timeout=timeout, workers=workers)
+    except SearchTimeout as exc:
+        return Check(puzzle, None, timeout=str(exc))
+    result = Check(puzzle, u)
+    if u.verdict is Verdict.MULTIPLE:
+        result.ambiguity = ambiguity_grid(u.solutions[0], u.ambiguous)
+    if puzzle.goal:
+        result.switches = switches(Solution.from_strings(puzzle.goal))
+    if rating:
+        result.rating = difficulty.rate(puzzle, timeout=deadline.left())
+    return result

@@ -1,0 +1,108 @@
+"""Options every command shares, defined once: the input, --timeout, --workers, --json,
+--backend; the puzzles a command works on; messages on standard error."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..backends import BACKENDS, taking
+from ..errors import UsageError
+from ..model.puzzle import Puzzle
+
+SubParsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
+
+
+def say(message: str) -> None:
+    """A message for the user, on standard error."""
+    print(message, file=sys.stderr)
+
+
+def positive(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError("must be a number of seconds greater than 0")
+    return v
+
+
+def whole(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}")
+    return int(text)
+
+
+def add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("puzzle", help="puzzle file (format detected from extension and content; "
+                   "- reads standard input)")
+    p.add_argument("--from", dest="fmt", metavar="FORMAT",
+                   help="input format, overriding detection (see 'satnono formats')")
+    p.add_argument("--index", type=whole, metavar="N",
+                   help="the N-th puzzle (from 1) of a file holding several")
+
+
+def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds") -> None:
+    p.add_argument("--timeout", type=positive, metavar="S", help=what)
+
+
+WORKERS_HELP = ("sat backend: root probing shared by up to N cores, then N solvers with "
+                "different search settings raced, the first to find a solution going on "
+                "alone; cpsat backend: search workers (default 1)")
+
+
+def add_workers(p: argparse.ArgumentParser, what: str = WORKERS_HELP,
+                default: int | None = None) -> None:
+    p.add_argument("--workers", type=whole, default=default, metavar="N", help=what)
+
+
+def add_json(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--json", action="store_true", help=what)
+
+
+def add_backend(p: argparse.ArgumentParser, what: str, default: str | None = None) -> None:
+    p.add_argument("--backend", choices=list(BACKENDS), default=default,
+                   help=what + ": " + "; ".join(f"{b.name}: {b.summary}"
+                                                for b in BACKENDS.values()))
+
+
+def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]:
+    """The backend options the command line asks for, each refused with a one-line message
+    when the chosen backend does not take it."""
+    asked = {"workers": getattr(args, "workers", None),
+             "solver": getattr(args, "solver", None),
+             "probing": False if getattr(args, "no_probing", False) else None,
+             "learning": False if getattr(args, "no_learning", False) else None}
+    flags = {"workers": "--workers", "solver": "--solver", "probing": "--no-probing",
+             "learning": "--no-learning"}
+    options: dict[str, object] = {}
+    for name, value in asked.items():
+        if value is None:
+            continue
+        if name not in BACKENDS[backend].options:
+            raise UsageError(f"{flags[name]} goes with --backend "
+                             + " or ".join(taking(name)))
+        options[name] = value
+    return options
+
+
+def chosen(args: argparse.Namespace) -> tuple[list[tuple[int, Puzzle]], int]:
+    """The (index, puzzle) pairs the command works on, and how many the file holds."""
+    from ..io.formats import read_file
+
+    puzzles = read_file(args.puzzle, args.fmt)
+    pairs = list(enumerate(puzzles, 1))
+    if args.index is not None:
+        if not 1 <= args.index <= len(puzzles):
+            raise UsageError(f"--index {args.index} is outside 1..{len(puzzles)}")
+        pairs = [pairs[args.index - 1]]
+    return pairs, len(puzzles)
+
+
+def label(args: argparse.Namespace, index: int, total: int) -> str:
+    """How messages name a puzzle: its file, and its index when the file holds several."""
+    from ..io.formats import shown
+
+    return shown(args.puzzle) + (f" #{index}" if total > 1 else "")

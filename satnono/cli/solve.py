@@ -1,0 +1,162 @@
+"""``satnono solve``: solve a puzzle, say whether the solution is unique, write solutions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from ..errors import SearchTimeout, UsageError
+from .options import (
+    SubParsers,
+    add_backend,
+    add_input,
+    add_timeout,
+    add_workers,
+    backend_options,
+    chosen,
+    label,
+    say,
+    whole,
+)
+from .status import ExitStatus, worse
+
+if TYPE_CHECKING:
+    from ..io.trace import Tracer
+    from ..model.puzzle import Puzzle
+    from ..model.solution import Solution
+
+FORMATS = ["sol", "text", "non", "pbm", "json"]
+
+
+def add_parser(sub: SubParsers) -> None:
+    p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
+                       description="Solve a puzzle. With no --limit it looks for two solutions "
+                       "and says whether the one shown is unique; the seed's .sol format lists "
+                       "every solution.")
+    add_input(p)
+    p.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
+    p.add_argument("--to", choices=FORMATS,
+                   help="output format (default: from OUT's extension, else text)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--limit", type=whole, metavar="N", help="stop after N solutions")
+    g.add_argument("--all", action="store_true", help="find every solution")
+    add_timeout(p)
+    add_backend(p, "the solver (default sat; native with --trace)")
+    p.add_argument("--solver", metavar="NAME",
+                   help="sat backend: the pysat solver (default cadical195)")
+    add_workers(p)
+    p.add_argument("--no-probing", action="store_true",
+                   help="skip probing (at the root; native --no-learning: at every node)")
+    p.add_argument("--no-learning", action="store_true",
+                   help="native backend: plain depth-first search, probing at every node, "
+                   "no clause learning (slower on hard puzzles; its --trace reads like a "
+                   "tree of guesses)")
+    p.add_argument("--trace", action="store_true",
+                   help="show the native solver's steps: live on a terminal, one line per "
+                   "step otherwise (on standard error)")
+    p.add_argument("--trace-gif", metavar="OUT.gif", help="record the steps as an animation")
+    p.add_argument("--verify", action="store_true",
+                   help="also solve with the native backtracker and compare the solution "
+                   "sets (up to the limit); exit 4 if they differ")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..io.formats import shown
+    from ..io.render import SOLUTION_FORMATS, Solved, format_for, write_solutions
+    from ..model.verdict import Ending
+    from ..pipeline import UNIQUENESS_LIMIT, solve, summary
+
+    fmt = args.to or format_for(args.output) or "text"
+    if fmt not in SOLUTION_FORMATS:
+        raise UsageError(f"--to {fmt}: solutions are written as one of "
+                         + ", ".join(SOLUTION_FORMATS))
+    pairs, total = chosen(args)
+    if len(pairs) > 1 and fmt not in ("text", "json") and args.output not in (None, "-"):
+        raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
+                         f"--index to write {fmt}")
+    # how many solutions to look for (the seed's format lists every one), how many to show
+    limit = (None if args.all else args.limit if args.limit is not None else
+             None if fmt == "sol" else UNIQUENESS_LIMIT)
+    show_all = args.all or args.limit is not None or fmt in ("sol", "json")
+    tracing = args.trace or args.trace_gif
+    if tracing:
+        if args.backend not in (None, "native"):
+            raise UsageError("--trace follows the native solver's steps; drop --backend or "
+                             "use --backend native")
+        if args.trace_gif and len(pairs) > 1:
+            raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
+                             "--index for --trace-gif")
+    backend = args.backend or ("native" if tracing else "sat")
+    options = backend_options(args, backend)
+    stream = sys.stdout if fmt == "text" and args.output in (None, "-") else None
+    status: int = ExitStatus.OK
+    results = []
+    for idx, puzzle in pairs:
+        if stream is not None and len(pairs) > 1:
+            stream.write(f"== puzzle {idx}{': ' + puzzle.title if puzzle.title else ''} "
+                         f"({puzzle.size})\n")
+        tracer = None
+        if tracing:
+            from ..io.trace import Tracer
+
+            tracer = Tracer(puzzle, show=args.trace, gif=args.trace_gif)
+        found = []
+        solving = solve(puzzle, backend, limit=limit, timeout=args.timeout, observer=tracer,
+                        **options)
+        try:
+            for sol in solving:
+                found.append(sol)
+                if stream is not None and (show_all or len(found) == 1):
+                    stream.write(("\n" if len(found) > 1 else "")
+                                 + "\n".join(sol.strings()) + "\n")
+                    stream.flush()
+        except SearchTimeout:
+            pass
+        finally:
+            if tracer is not None:
+                _close_trace(tracer, found, args.trace_gif)
+        name = label(args, idx, total)
+        say(f"{name}: {summary(len(found), limit, solving.ending)} "
+            f"[{solving.seconds:.2f} s, backend {backend}]")
+        complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
+        results.append(Solved(idx, puzzle, found, complete))
+        if args.verify and complete:
+            status = worse(status, _verify(name, puzzle, backend, found, limit, args.timeout))
+        if not complete:
+            status = worse(status, ExitStatus.TIME_LIMIT)
+        elif not found:
+            status = worse(status, ExitStatus.NO_SOLUTION)
+    if stream is None:
+        why_not = write_solutions(args.output, fmt, results, show_all)
+        if why_not:
+            say(why_not)
+    return status
+
+
+def _close_trace(tracer: Tracer, found: list[Solution], gif: str | None) -> None:
+    from ..logic.board import Board
+
+    tracer.close(Board.from_solution(found[-1]) if found else None)
+    say(f"trace: {tracer.steps} steps" + (f"; animation written to {gif}" if gif else ""))
+
+
+def _verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],
+            limit: int | None, timeout: float | None) -> int:
+    """``--verify``: the native backtracker solves again; the solution sets must agree."""
+    from ..analyze.crosscheck import cross_check
+
+    if backend == "native":
+        say(f"{name}: --verify compares a backend with native; nothing to compare")
+        return ExitStatus.OK
+    check = cross_check(puzzle, backend, found, limit, timeout)
+    say(f"{name}: {check.message} [{check.seconds:.2f} s]")
+    if check.agree is None:
+        return ExitStatus.TIME_LIMIT
+    if check.agree:
+        return ExitStatus.OK
+    for who, sols in ((backend, check.only_backend), ("native", check.only_native)):
+        for sol in sols:
+            say(f"{name}: found only by {who}:\n" + "\n".join(sol.strings()))
+    return ExitStatus.DISAGREE

@@ -1,0 +1,45 @@
+"""Exit statuses, the same in every command (and in the README)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from ..errors import (
+    SatnonoError,
+    SearchTimeout,
+    SolverFailed,
+    WrongSolution,
+)
+
+
+class ExitStatus(IntEnum):
+    OK = 0  # done (check, make: the puzzle is unique)
+    NO_SOLUTION = 1
+    BAD_INPUT = 2  # bad input or usage: one line naming file and line
+    TIME_LIMIT = 3  # what was found so far is reported; the search is incomplete
+    DISAGREE = 4  # a bug caught: --verify found the backends disagree, or a wrong grid
+    MULTIPLE = 5  # check, make: more than one solution
+    FAILED = 6  # a solver process failed or was killed (most often: out of memory)
+    INTERRUPTED = 130  # Ctrl-C
+
+
+EPILOG = ("Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached, "
+          "4 backends disagree (--verify), 5 not unique (check, make), 6 a solver process "
+          "failed or was killed (most often: out of memory).")
+
+
+def status_of(exc: SatnonoError) -> ExitStatus:
+    """The one map from what went wrong to the exit status."""
+    if isinstance(exc, WrongSolution):
+        return ExitStatus.DISAGREE
+    if isinstance(exc, SolverFailed):
+        return ExitStatus.FAILED
+    if isinstance(exc, SearchTimeout):
+        return ExitStatus.TIME_LIMIT
+    return ExitStatus.BAD_INPUT
+
+
+def worse(a: int, b: int) -> int:
+    """Of two statuses, the one a script should see: the higher, but a finished run (0)
+    never hides another."""
+    return b if a == ExitStatus.OK else max(a, b)

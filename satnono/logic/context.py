@@ -1,0 +1,56 @@
+"""What propagation, probing and search share while they work on one puzzle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model.grid import COLUMN, ROW, Line
+from ..model.puzzle import Puzzle
+from .events import Observer
+from .line import LineCache
+
+
+@dataclass
+class Stats:
+    """What a run took, counted as it goes: the rating, ``count``, ``bench`` and the
+    library's :class:`satnono.pipeline.Run` read these.
+
+    ``fixed`` is how many cells propagation and probing fixed before any solver ran (-1 when
+    the backend does not presolve); ``variables`` and ``clauses`` the size of the residual
+    CNF handed to a SAT solver or counter (0 when none was built), ``unknown`` its cells.
+    """
+
+    line_solves: int = 0
+    probes: int = 0
+    nodes: int = 0  # search decisions
+    max_depth: int = 0
+    conflicts: int = 0
+    solutions: int = 0
+    cells: int = 0
+    fixed: int = -1
+    unknown: int = 0
+    variables: int = 0
+    clauses: int = 0
+
+
+@dataclass
+class Context:
+    """One puzzle's line cache, counters and observer.
+
+    ``clues[axis][i]`` are the block lengths of line ``(axis, i)`` as the black-and-white
+    line solver takes them, ``sizes[axis]`` how many cells a line of that axis has, and
+    ``lines[axis][i]`` the line itself (made once: propagation queues them by the million).
+    """
+
+    puzzle: Puzzle
+    cache: LineCache = field(default_factory=LineCache)
+    stats: Stats = field(default_factory=Stats)
+    #: called with each solving step when set (``solve --trace``)
+    observer: Observer | None = None
+
+    def __post_init__(self) -> None:
+        self.clues = self.puzzle.lengths
+        self.sizes = (self.puzzle.width, self.puzzle.height)
+        self.lines = (tuple(Line(ROW, r) for r in range(self.puzzle.height)),
+                      tuple(Line(COLUMN, c) for c in range(self.puzzle.width)))
+        self.stats.cells = self.puzzle.width * self.puzzle.height

@@ -1,0 +1,51 @@
+"""The words results are given in: verdicts, difficulty levels, counting methods, endings.
+
+Each is a ``str`` enum, so it compares equal to its value (``Verdict.UNIQUE == "unique"``)
+and goes into JSON as that value.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class _Word(str, Enum):
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Verdict(_Word):
+    """What is proven about a puzzle's solutions."""
+
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+
+    @classmethod
+    def of(cls, found: int) -> Verdict:
+        """The verdict of a complete search that found ``found`` solutions (2 is enough)."""
+        return cls.NONE if found == 0 else cls.UNIQUE if found == 1 else cls.MULTIPLE
+
+
+class Level(_Word):
+    """How hard a puzzle is for a person: the weakest reasoning that solves it."""
+
+    LINE = "line"
+    PROBE = "probe"
+    SEARCH = "search"
+
+
+class CountMethod(_Word):
+    """How ``count`` is asked to count (``AUTO``: enumerate, then Ganak past a threshold)."""
+
+    AUTO = "auto"
+    ENUMERATE = "enumerate"
+    GANAK = "ganak"
+
+
+class Ending(_Word):
+    """Why a list of solutions ended."""
+
+    ALL_FOUND = "all found"
+    LIMIT = "limit reached"
+    TIME_LIMIT = "time limit"

@@ -1,0 +1,70 @@
+"""One time limit for a whole run, passed down to every stage that can take long.
+
+A user gives one ``--timeout``; propagation, probing, encoding, the solver and the rating
+after it all spend from the same budget, so each stage gets the deadline (an instant), not
+a fresh number of seconds. The timeout itself travels along only to word the message.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..errors import SearchTimeout, UsageError
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """An instant on the monotonic clock (``at``), or none; ``timeout`` is the limit it
+    came from, in seconds.
+
+    >>> Deadline.after(None).passed(), Deadline.after(None).left()
+    (False, None)
+    >>> d = Deadline.after(60)
+    >>> d.passed(), 59 < d.left() <= 60
+    (False, True)
+    """
+
+    at: float | None = None
+    timeout: float | None = None
+
+    @classmethod
+    def after(cls, timeout: float | None) -> Deadline:
+        """The deadline ``timeout`` seconds from now (None: no limit)."""
+        if timeout is None:
+            return NO_DEADLINE
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise UsageError(f"a time limit is a number of seconds, not {timeout!r}")
+        if not timeout > 0 or timeout == float("inf"):  # also refuses NaN
+            raise UsageError(f"a time limit must be a positive number of seconds, not "
+                             f"{timeout!r}")
+        return cls(time.monotonic() + timeout, float(timeout))
+
+    @property
+    def limited(self) -> bool:
+        return self.at is not None
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() > self.at
+
+    def left(self) -> float | None:
+        """Seconds until the deadline (None: no limit), never zero: for a later stage that
+        takes a number of seconds, so that one limit covers the stages before it too."""
+        return None if self.at is None else max(self.at - time.monotonic(), 0.001)
+
+    def remaining(self) -> float | None:
+        """Seconds until the deadline, zero once it has passed: for waiting."""
+        return None if self.at is None else max(self.at - time.monotonic(), 0.0)
+
+    def expired(self, found: int = 0) -> SearchTimeout:
+        """The error to raise when the deadline has passed, after ``found`` solutions."""
+        return SearchTimeout(found, self.timeout or 0.0)
+
+    def check(self) -> None:
+        """Raise :class:`~satnono.errors.SearchTimeout` once the deadline has passed."""
+        if self.at is not None and time.monotonic() > self.at:
+            raise self.expired()
+
+
+#: no time limit
+NO_DEADLINE = Deadline()
