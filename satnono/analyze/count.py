@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..backends import backend as backend_row
 from ..encode.residual import Residual, decode, residual
@@ -77,7 +78,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
         raise UsageError(f"threshold is a whole number of solutions from 1, not {threshold!r}")
     row = backend_row(backend)
     require_solvable(puzzle)
-    options: dict[str, object] = {} if workers == 1 else {"workers": workers}
+    options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
     row.check_options(options)
     clock = _Clock(Deadline.after(timeout))
     if method is CountMethod.GANAK or row.name == "sat":

@@ -75,9 +75,8 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # its enumeration is complete only with one worker
     solver.parameters.enumerate_all_solutions = True
-    if deadline.limited:
-        solver.parameters.max_time_in_seconds = deadline.left()
-    handoff: queue.Queue = queue.Queue(maxsize=64)
+    _time_limit(solver, deadline)
+    handoff: queue.Queue[tuple[int, ...] | object] = queue.Queue(maxsize=64)
     stop = threading.Event()
 
     class Collect(cp_model.CpSolverSolutionCallback):
@@ -94,7 +93,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
                     continue
             self.stop_search()
 
-    status_box: list = []
+    status_box: list[Any] = []
 
     def run() -> None:
         try:
@@ -108,7 +107,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     try:
         while True:
             item = handoff.get()
-            if item is _DONE:
+            if not isinstance(item, tuple):  # the end
                 break
             found += 1
             yield grid(item)
@@ -127,7 +126,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
         _unfinished(solver, deadline, found)
 
 
-def _one_by_one(model: Any, variables: list, workers: int, limit: int | None,
+def _one_by_one(model: Any, variables: list[Any], workers: int, limit: int | None,
                 deadline: Deadline, grid: Callable[[Sequence[Any]], Solution]
                 ) -> Iterator[Solution]:
     """One parallel solve per solution; each found solution is then excluded."""
@@ -137,8 +136,7 @@ def _one_by_one(model: Any, variables: list, workers: int, limit: int | None,
     while limit is None or found < limit:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
-        if deadline.limited:
-            solver.parameters.max_time_in_seconds = deadline.left()
+        _time_limit(solver, deadline)
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
             return
@@ -148,6 +146,12 @@ def _one_by_one(model: Any, variables: list, workers: int, limit: int | None,
         found += 1
         yield grid(values)
         model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
+
+
+def _time_limit(solver: Any, deadline: Deadline) -> None:
+    left = deadline.left()
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
 
 
 def _unfinished(solver: Any, deadline: Deadline, found: int) -> None:

@@ -20,6 +20,11 @@ def _label(r: Run) -> str:
     return r.backend + (f"/{r.solver}" if r.solver else "")
 
 
+def _seconds(r: Run) -> float:
+    """A run's time for a plot: a failed run counts as its time limit."""
+    return max(r.wall, 1e-3) if r.verdict not in FAILED else r.timeout
+
+
 def disagreements(runs: list[Run]) -> list[str]:
     by: dict = {}
     for r in runs:
@@ -164,12 +169,12 @@ def _plots(suite: str, runs: list[Run], labels: list[str], folder: str, stem: st
             continue
         pts = []
         for key in dict.fromkeys((r.puzzle, r.mode) for r in runs):
-            a = next((r for r in runs if (r.puzzle, r.mode) == key and _label(r) == ref), None)
-            b = next((r for r in runs if (r.puzzle, r.mode) == key and _label(r) == other),
-                     None)
-            if a and b:
-                pts.append((max(a.wall, 1e-3) if a.verdict not in FAILED else a.timeout,
-                            max(b.wall, 1e-3) if b.verdict not in FAILED else b.timeout))
+            mine = next((r for r in runs if (r.puzzle, r.mode) == key and _label(r) == ref),
+                        None)
+            theirs = next((r for r in runs if (r.puzzle, r.mode) == key and _label(r) == other),
+                          None)
+            if mine and theirs:
+                pts.append((_seconds(mine), _seconds(theirs)))
         if not pts:
             continue
         fig, ax = plt.subplots(figsize=(4.6, 4.6), dpi=110)

@@ -13,6 +13,7 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from ..backends import BACKENDS
 from ..backends import backend as backend_row
@@ -85,7 +86,7 @@ def read_csv(path: str) -> list[Run]:
     out = []
     with open(path, newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
-            kw = {}
+            kw: dict[str, Any] = {}
             for f in fields(Run):
                 v = row.get(f.name, "")
                 kw[f.name] = (float(v or 0) if f.type in ("float", float) else
@@ -118,7 +119,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
 
     run.cells = puzzle.width * puzzle.height
     backend, workers = backend_spec(run.backend)
-    options: dict[str, object] = {} if workers == 1 else {"workers": workers}
+    options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
     if run.solver:
         options["solver"] = run.solver
     started = time.monotonic()

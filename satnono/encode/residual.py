@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING
 
 from ..logic.board import Board
 from ..logic.context import Context
 from ..logic.presolve import Presolved, presolve
+from ..model.grid import Line
 from ..model.puzzle import Puzzle
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import ensure_room, gc_paused
@@ -187,12 +187,17 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> En
         n = board.length(line)
         full = (1 << n) - 1
         encode_line(enc, line, lengths[line.axis][line.index], n, full & ~may_empty,
-                    full & ~may_fill, lambda i, line=line: cell_literal(enc, *line.cell(i)))
+                    full & ~may_fill, _cell_vars(enc, line))
         if len(enc.clauses) >= check_at:
             check_at = len(enc.clauses) + CHECK_EVERY
             deadline.check()
             ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
+
+
+def _cell_vars(enc: Encoding, line: Line) -> Callable[[int], int]:
+    """The variable of each cell of ``line`` (by position), made on first use."""
+    return lambda i: cell_literal(enc, *line.cell(i))
 
 
 @dataclass

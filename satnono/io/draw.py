@@ -94,7 +94,7 @@ def png(puzzle: Puzzle, grid: list[list[int | None]] | None, *, clues: bool = Tr
         d.line((x0, y0, x1, y1), fill=RULE if heavy else FAINT,
                width=2 if heavy and s >= 8 else 1)
     if clues:
-        fonts: dict[int, ImageFont.ImageFont] = {}
+        fonts: dict[int, ImageFont.ImageFont | ImageFont.FreeTypeFont] = {}
         for x, y, text in _clue_texts(puzzle, lay):
             size = _font_size(s, text)
             if size not in fonts:

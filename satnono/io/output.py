@@ -7,11 +7,11 @@ search rather than as a traceback after it, and a crash or timeout never leaves 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from typing import IO, Any
 
 from ..errors import OutputError
 
@@ -33,7 +33,7 @@ def check_writable(path: str | None) -> None:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str | None, binary: bool = False) -> Iterator[io.IOBase]:
+def atomic_output(path: str | None, binary: bool = False) -> Iterator[IO[Any]]:
     """Write to a temporary file beside ``path`` and rename it into place on success only.
     ``None`` or ``-`` is standard output. Failures of the file system become OutputError."""
     if path is None or path == "-":

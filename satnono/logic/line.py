@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,12 +176,20 @@ def line_feasible(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0) 
     return _forward(clue, n, full & ~filled, full & ~empty) is not None
 
 
-def remember(table: dict, key: object, value: object, max_entries: int) -> None:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def remember(table: dict[K, V], key: K, value: V, max_entries: int) -> None:
     """Store in a memo table, emptying it first when full: a long search must not let
     its memo tables grow without bound, and recent entries are the ones reused."""
     if len(table) >= max_entries:
         table.clear()
     table[key] = value
+
+
+Key = tuple[tuple[int, ...], int, int, int]
+"""A line as the cache knows it: (block lengths, length, may be empty, may be filled)."""
 
 
 class LineCache:
@@ -193,8 +202,8 @@ class LineCache:
     __slots__ = ("table", "feasibility", "max_entries", "hits", "misses")
 
     def __init__(self, max_entries: int = 1_000_000):
-        self.table: dict[tuple, tuple[int, int] | None] = {}
-        self.feasibility: dict[tuple, bool] = {}
+        self.table: dict[Key, tuple[int, int] | None] = {}
+        self.feasibility: dict[Key, bool] = {}
         self.max_entries = max_entries
         self.hits = 0
         self.misses = 0

@@ -13,6 +13,7 @@ the parent merges what they found, and passes repeat until none finds anything. 
 
 from __future__ import annotations
 
+from multiprocessing.connection import Connection
 from operator import or_
 
 from ..errors import SearchTimeout, SolverFailed
@@ -135,7 +136,7 @@ def _shares(cells: list[Cell], n: int) -> list[list[Cell]]:
     return [cells[i * size:(i + 1) * size] for i in range(n)]
 
 
-def _worker(conn, ctx: Context, deadline: Deadline) -> None:
+def _worker(conn: Connection, ctx: Context, deadline: Deadline) -> None:
     """A helper process's loop: a board and cells in, the pass's outcome and board out."""
     from ..runtime.child import expendable
 

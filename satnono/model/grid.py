@@ -33,7 +33,7 @@ class Line(NamedTuple):
     """
 
     axis: Axis
-    index: int
+    index: int  # type: ignore[assignment]  # a line's index, not tuple.index()
 
     def __str__(self) -> str:
         return f"{'row' if self.axis is ROW else 'column'} {self.index + 1}"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..errors import InvalidPuzzle
 from .grid import COLUMN, ROW, Axis, Line
@@ -103,11 +103,13 @@ class Block(NamedTuple):
 
 
 Clue = tuple[Block, ...]
+#: what a clue may be given as: blocks, plain lengths (black), or (length, colour) pairs
+BlockLike = Block | int | tuple[int, str]
 
 _BLACK: dict[int, Block] = {}
 
 
-def _block(value: Any, where: str) -> Block:
+def _block(value: object, where: str) -> Block:
     if type(value) is Block:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -122,7 +124,7 @@ def _block(value: Any, where: str) -> Block:
                         f"(length, colour) pair, not {value!r}")
 
 
-def _clues(value: Any, kind: str) -> tuple[Clue, ...]:
+def _clues(value: object, kind: str) -> tuple[Clue, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise InvalidPuzzle(f"the {kind} clues must be a sequence of clues, not {value!r}")
     out = []
@@ -143,7 +145,7 @@ def clue_text(clue: Sequence[Block] | Sequence[int]) -> str:
     return " ".join(map(str, clue)) if clue else "0"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Puzzle:
     """Row clues (top to bottom) and column clues (left to right), plus optional metadata.
 
@@ -163,11 +165,21 @@ class Puzzle:
     col_lines: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
     palette: Palette = field(default=BLACK_AND_WHITE, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rows", _clues(self.rows, "row"))
-        object.__setattr__(self, "columns", _clues(self.columns, "column"))
-        if not isinstance(self.palette, Palette):
-            raise InvalidPuzzle(f"a palette is a satnono Palette, not {self.palette!r}")
+    def __init__(self, rows: Iterable[Iterable[BlockLike]],
+                 columns: Iterable[Iterable[BlockLike]], title: str | None = None,
+                 author: str | None = None, copyright: str | None = None,
+                 source: str | None = None, goal: tuple[str, ...] | None = None,
+                 row_lines: tuple[int, ...] | None = None,
+                 col_lines: tuple[int, ...] | None = None,
+                 palette: Palette = BLACK_AND_WHITE):
+        if not isinstance(palette, Palette):
+            raise InvalidPuzzle(f"a palette is a satnono Palette, not {palette!r}")
+        values = {"rows": _clues(rows, "row"), "columns": _clues(columns, "column"),
+                  "title": title, "author": author, "copyright": copyright, "source": source,
+                  "goal": goal, "row_lines": row_lines, "col_lines": col_lines,
+                  "palette": palette}
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     @property
     def height(self) -> int:

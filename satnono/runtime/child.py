@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from ..errors import ChildDied, SolverFailed
 from .deadline import Deadline
@@ -38,7 +41,7 @@ def expendable() -> None:
         pass
 
 
-def death(proc) -> str:
+def death(proc: BaseProcess) -> str:
     """How a child that closed its pipe without a word ended, for an error message."""
     proc.join(5)
     code = proc.exitcode
@@ -54,7 +57,11 @@ def death(proc) -> str:
     return f"ended with exit status {code}"
 
 
-def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
+Job = tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]
+"""A generator function and its arguments, to run in a child."""
+
+
+def _child(conn: Connection, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
     expendable()
     try:
         for item in fn(*args):
@@ -66,15 +73,15 @@ def _child(conn, fn: Callable[..., Iterator], args: tuple) -> None:
         conn.close()
 
 
-def stream(fn: Callable[..., Iterator], args: tuple, deadline: Deadline,
-           what: str = "solver", size: str = "") -> Iterator:
+def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], deadline: Deadline,
+           what: str = "solver", size: str = "") -> Iterator[Any]:
     """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline;
     SearchTimeout at ``deadline`` (its ``found`` is the number of items yielded before it)."""
     return race([(fn, args)], deadline, what, size)
 
 
-def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
-         what: str = "solver", size: str = "") -> Iterator:
+def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = ""
+         ) -> Iterator[Any]:
     """Start every job's generator in its own child; the first child to yield goes on
     alone and the others are killed. For jobs that yield the same items by different
     searches (a portfolio), this takes the luckiest search on each input: what one
@@ -89,7 +96,8 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
     from multiprocessing.connection import wait
 
     ctx = mp.get_context("fork")
-    procs, conns = [], []
+    procs: list[BaseProcess] = []
+    conns: list[Connection] = []
     try:
         for fn, args in jobs:
             parent, child = ctx.Pipe(duplex=False)
@@ -99,12 +107,15 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
             procs.append(proc)
             conns.append(parent)
         pending = dict(zip(conns, procs))
-        winner, item, died = None, None, []
+        winner: Connection | None = None
+        item: Any = None
+        died: list[str] = []
         while winner is None:  # a racer that dies before yielding leaves the others be
             ready = wait(list(pending), deadline.remaining())
             if not ready:
                 raise deadline.expired()
-            for conn in ready:
+            for ready_conn in ready:
+                conn = pending_conn(pending, ready_conn)
                 try:
                     item = conn.recv()
                 except EOFError:
@@ -114,9 +125,9 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
                     continue
                 winner = conn
                 break
-        for proc, conn in zip(procs, conns):
-            if conn is not winner and proc.is_alive():
-                proc.kill()
+        for racer, racer_conn in zip(procs, conns):
+            if racer_conn is not winner and racer.is_alive():
+                racer.kill()
         found = 0
         while True:
             if item == _END:
@@ -137,6 +148,15 @@ def race(jobs: list[tuple[Callable[..., Iterator], tuple]], deadline: Deadline,
         stop(procs, conns)
 
 
+def pending_conn(pending: dict[Connection, BaseProcess], ready: object) -> Connection:
+    """The connection ``wait`` says is ready, as the pipe it is (``wait`` types its
+    answers as any waitable)."""
+    for conn in pending:
+        if conn is ready:
+            return conn
+    raise AssertionError("wait() returned a connection it was not given")  # pragma: no cover
+
+
 def _died(what: str, reasons: list[str], size: str) -> str:
     if len(reasons) == 1:
         message = f"the {what} process {reasons[0]}"
@@ -145,7 +165,7 @@ def _died(what: str, reasons: list[str], size: str) -> str:
     return f"{message} ({size})" if size else message
 
 
-def stop(procs: list, conns: list) -> None:
+def stop(procs: Sequence[BaseProcess], conns: Sequence[Connection]) -> None:
     """Kill the children still running (a search nobody waits for any more), reap them
     all and close their pipes."""
     for proc in procs:

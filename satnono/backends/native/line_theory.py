@@ -98,7 +98,7 @@ class LineTheory:
         self.before = [0] * (h * w)  # trail length when the line that fixed a var was solved
         self.dirty: list[int] = []
         self.queued = bytearray(h + w)
-        self.explained: dict[tuple, tuple[int, int]] = {}
+        self.explained: dict[tuple[object, ...], tuple[int, int]] = {}
         self.search: CDCL[Solution] | None = None
 
     # -- what the search tells ---------------------------------------------------------

@@ -41,7 +41,7 @@ def _one(obj: object, path: str | None) -> Puzzle:
     for key in ("rows", "columns"):
         if key not in obj:
             raise ParseError(f"missing '{key}'", path, None)
-    meta = {}
+    meta: dict[str, str | None] = {}
     for key in ("title", "author", "copyright", "source"):
         v = obj.get(key)
         if v is not None and not isinstance(v, str):
@@ -53,7 +53,8 @@ def _one(obj: object, path: str | None) -> Puzzle:
             raise ParseError("'goal' must be a list of row strings", path, None)
         goal = tuple(goal)
     p = Puzzle(_clues(obj["rows"], "rows", path), _clues(obj["columns"], "columns", path),
-               goal=goal, **meta)
+               title=meta["title"], author=meta["author"], copyright=meta["copyright"],
+               source=meta["source"], goal=goal)
     return checked(p, path)
 
 

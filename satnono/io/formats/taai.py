@@ -44,21 +44,19 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
     puzzles: list[Puzzle] = []
     block: list[tuple[int, str]] = []
     header: tuple[int, str] | None = None
-    saw_header = False
     for i, raw in enumerate(lines_of(text), 1):
         ln = raw.strip()
         m = re.fullmatch(r"\$(\d+)\$?", ln)
         if m:
-            if saw_header or block:
-                if not saw_header:
-                    raise ParseError("clue lines before the first '$n' header", path, i)
+            if header is not None:
                 puzzles.append(_one(block, path, f"${header[1]}", header[0]))
-            saw_header = True
+            elif block:
+                raise ParseError("clue lines before the first '$n' header", path, i)
             header = (i, m.group(1))
             block = []
         elif ln:
             block.append((i, ln))
-    if saw_header:
+    if header is not None:
         puzzles.append(_one(block, path, f"${header[1]}", header[0]))
     else:
         if not block:
