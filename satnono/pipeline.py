@@ -134,11 +134,12 @@ def check(puzzle: Puzzle, sol: Solution, source: str) -> Solution:
     return sol
 
 
-def require_solvable(puzzle: Puzzle) -> Puzzle:
-    """Validate ``puzzle`` and refuse what no backend solves yet."""
+def require_solvable(puzzle: Puzzle, backend_name: str = DEFAULT) -> Puzzle:
+    """Validate ``puzzle`` and refuse what the backend does not solve."""
     validate(puzzle)
-    if not puzzle.palette.black_and_white:
-        raise InvalidPuzzle("colour puzzles cannot be solved yet (black and white only)")
+    if not backend(backend_name).handles(puzzle):
+        raise InvalidPuzzle(f"the {backend_name} backend solves black-and-white puzzles "
+                            "only, and this one is in colour")
     return puzzle
 
 
@@ -174,7 +175,7 @@ def solve(puzzle: Puzzle, backend_name: str = DEFAULT, *, limit: int | None = No
     """
     chosen = backend(backend_name)
     limit = check_limit(limit)
-    require_solvable(puzzle)
+    require_solvable(puzzle, chosen.name)
     chosen.check_options(options)
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle, observer=observer)

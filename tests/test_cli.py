@@ -1,4 +1,5 @@
-"""The ``satnono`` command as a user runs it: seed files byte for byte, errors, atomic output."""
+"""The ``satnono`` command as a user runs it: the olympiad's files byte for byte, errors,
+atomic output."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from satnono.cli import main
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
-# The expected japan.sol files, as printed in seed 000.
+# The expected japan.sol files, as the olympiad problem prints them.
 CAR_SOL = """\
 ....******
 ...**.*..*
@@ -46,7 +47,7 @@ def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedPro
 
 
 @pytest.mark.parametrize("name,expected", [("car.dat", CAR_SOL), ("two.dat", TWO_SOL)])
-def test_seed_examples_reproduce_japan_sol(tmp_path, name, expected):
+def test_olympiad_examples_reproduce_japan_sol(tmp_path, name, expected):
     out = tmp_path / "japan.sol"
     assert main(["solve", str(PUZZLES / name), "-o", str(out)]) == 0
     got = out.read_text()

@@ -87,7 +87,7 @@ def _block_start(mask: int, n: int, j: int) -> int:
 
 
 def test_known_examples():
-    # seed 003: clue 4,1 on 8 cells: the 4-block starts at 0..2, so cells 2 and 3 are certain
+    # clue 4,1 on 8 cells: the 4-block starts at 0..2, so cells 2 and 3 are certain
     r = solve_line((4, 1), 8)
     assert r is not None and r.filled == 0b1100 and r.empty == 0 and r.starts == (0b111, 0b11100000)
     # empty clue: every cell empty; a known filled cell contradicts it

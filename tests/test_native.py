@@ -27,7 +27,7 @@ CAR = Puzzle(rows=((6,), (2, 1, 1), (1, 1, 1), (9,), (9,), (10,), (2, 2), (2, 2)
              columns=((1,), (3,), (5,), (7,), (2, 3), (1, 3), (6,), (1, 5), (1, 5), (6,)))
 
 
-def test_seed_car_is_unique_and_line_solvable():
+def test_the_car_is_unique_and_line_solvable():
     sols = list(solve(CAR))
     assert len(sols) == 1
     assert sols[0].strings("*", ".")[0] == "....******"
@@ -35,14 +35,14 @@ def test_seed_car_is_unique_and_line_solvable():
     assert board is not None and board.solved()
 
 
-def test_two_by_two_has_two_solutions_in_the_seed_order():
+def test_two_by_two_has_two_solutions_in_the_olympiad_order():
     sols = list(solve(Puzzle(((1,), (1,)), ((1,), (1,)))))
     assert [s.strings("*", ".") for s in sols] == [["*.", ".*"], [".*", "*."]]
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
 def test_permutation_puzzle_has_n_factorial_solutions(n):
-    # seed 003: one 1-block in every line of an n×n grid, one per permutation
+    # one 1-block in every line of an n×n grid: one solution per permutation
     p = Puzzle(((1,),) * n, ((1,),) * n)
     sols = list(solve(p))
     assert len(sols) == len(set(sols)) == math.factorial(n)

@@ -77,7 +77,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
         raise UsageError(f"threshold is a whole number of solutions from 1, not {threshold!r}")
     row = backend_row(backend)
-    require_solvable(puzzle)
+    require_solvable(puzzle, row.name)
     options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
     row.check_options(options)
     clock = _Clock(Deadline.after(timeout))

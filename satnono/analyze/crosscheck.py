@@ -23,6 +23,13 @@ class CrossCheck:
     only_native: list[Solution]
     seconds: float
 
+    def lines(self, name: str, backend: str) -> list[str]:
+        """The verdict in words, then every solution found by one side only."""
+        out = [f"{name}: {self.message} [{self.seconds:.2f} s]"]
+        for who, sols in ((backend, self.only_backend), ("native", self.only_native)):
+            out += [f"{name}: found only by {who}:\n" + "\n".join(s.strings()) for s in sols]
+        return out
+
 
 def cross_check(puzzle: Puzzle, backend: str, found: list[Solution], limit: int | None,
                 timeout: float | None = None) -> CrossCheck:

@@ -78,7 +78,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
     >>> rate(Puzzle(((2,), (1,)), ((2,), (1,)))).level.value
     'line'
     """
-    require_solvable(puzzle)
+    require_solvable(puzzle, "native")
     started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle)

@@ -128,7 +128,7 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
 
 def switches(goal: Solution) -> list[Cell]:
     """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
-    clue (seed 002's tip): a picture holding one is never unique."""
+    clue (the puzzle maker's old rule of thumb): a picture holding one is never unique."""
     w, h = goal.width, len(goal.rows)
     rows = list(goal.rows)
     cols = goal.columns()

@@ -63,7 +63,8 @@ class Backend:
 
     ``entry`` is ``module:function``; ``options`` the keyword options it takes besides
     ``ctx``, ``deadline`` and ``limit``; ``presolves`` says it propagates and probes first
-    and fills ``ctx.stats`` with what that fixed and the residual CNF's size; a
+    and fills ``ctx.stats`` with what that fixed and the residual CNF's size; ``colour``
+    that it solves colour puzzles too (black and white, every backend does); a
     ``baseline`` is kept to measure satnono against, not to use.
     """
 
@@ -72,7 +73,12 @@ class Backend:
     summary: str
     options: tuple[str, ...] = ()
     presolves: bool = False
+    colour: bool = False
     baseline: bool = False
+
+    def handles(self, puzzle: Puzzle) -> bool:
+        """Whether this backend solves ``puzzle``."""
+        return self.colour or puzzle.palette.black_and_white
 
     def load(self) -> SolveFunction:
         module, _, function = self.entry.partition(":")

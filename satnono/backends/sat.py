@@ -22,12 +22,11 @@ from . import check_workers
 
 DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
-#: satisfiable instances. Nonograms given to the solver almost always have solutions; on
-#: the hardest tournament puzzles it is about 5× faster than the default (see the notes in
-#: benchmarks/results/README.md). The effort options carry CaDiCaL 1.9.5's names (later
-#: versions call them ``elimeffort``, ``subsumeeffort``): pysat passes any name on without
-#: a word, so a wrong one is silently ignored. On the puzzles measured so far only
-#: ``stabilizeonly`` changes the search.
+#: satisfiable instances. Nonograms given to the solver almost always have solutions, and
+#: the hardest tournament puzzles are several times faster so (benchmarks/results/NOTES.md).
+#: The effort options carry CaDiCaL 1.9.5's names (later versions call them ``elimeffort``,
+#: ``subsumeeffort``): pysat passes any name on without a word, so a wrong one is silently
+#: ignored. On the puzzles measured so far only ``stabilizeonly`` changes the search.
 CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
 #: CaDiCaL's focused mode (the mode of its "unsat" configuration): more restarts, a
 #: racing worker's other kind of search (:func:`searches`)
@@ -75,8 +74,8 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
     settings = searches(workers)
     cells = list(enc.cells.values())
     # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
-    # made each copy the Python clause lists it read: on a CNF of 12.5M clauses, 12.9 s
-    # and 7.7 GB more memory to the search, against 5.1 s and 5.1 GB
+    # made each child copy the Python clause lists it read, which on large CNFs cost more
+    # time and memory than the search (benchmarks/results/NOTES.md)
     with new_solver(solver, enc.clauses) as base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
         for true in race(jobs, deadline, what="SAT solver", size=enc.size()):
@@ -89,9 +88,8 @@ def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
     true first, always (CaDiCaL's forced phases), in CaDiCaL's focused mode; worker 2
     every variable false, stable; later ones are worker 0 with other seeds. No setting
     is best everywhere, and nothing measured tells in advance which will be: worker 1
-    takes the hardest survey puzzles' first solutions (Gettys 31k conflicts whatever the
-    seed, against 26-41k all false and 42k all true in stable mode), worker 2 most of the
-    hard tournament puzzles that worker 0 is slow on (benchmarks/results/README.md)."""
+    takes the hardest survey puzzles' first solutions, worker 2 most of the hard
+    tournament puzzles that worker 0 is slow on (benchmarks/results/NOTES.md)."""
     check_workers(workers)
     first = [(None, None, False), (None, True, True), (None, False, False)]
     return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
@@ -138,7 +136,7 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
     With ``forced`` (True or False) the phases are forced: all that value for the first
     model, then each model's own, so that the next model is looked for beside it (as
     the saved phases do unforced; kept all false, the second models of the hard
-    tournament puzzles took 30 times the conflicts)."""
+    tournament puzzles took many times the conflicts)."""
 
     with new_solver(solver, clauses, tuned, seed, forced, focused) as s:
         yield from _models(s, cells, limit, forced is not None)

@@ -68,6 +68,19 @@ def add_backend(p: argparse.ArgumentParser, what: str, default: str | None = Non
                                                 for b in BACKENDS.values()))
 
 
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """The flags that set a backend's options (:func:`backend_options` maps them)."""
+    p.add_argument("--solver", metavar="NAME",
+                   help="sat backend: the pysat solver (default cadical195)")
+    add_workers(p)
+    p.add_argument("--no-probing", action="store_true",
+                   help="skip probing (at the root; native --no-learning: at every node)")
+    p.add_argument("--no-learning", action="store_true",
+                   help="native backend: plain depth-first search, probing at every node, "
+                   "no clause learning (slower on hard puzzles; its --trace reads like a "
+                   "tree of guesses)")
+
+
 def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]:
     """The backend options the command line asks for, each refused with a one-line message
     when the chosen backend does not take it."""

@@ -10,9 +10,9 @@ from ..errors import SearchTimeout, UsageError
 from .options import (
     SubParsers,
     add_backend,
+    add_backend_options,
     add_input,
     add_timeout,
-    add_workers,
     backend_options,
     chosen,
     label,
@@ -32,7 +32,7 @@ FORMATS = ["sol", "text", "non", "pbm", "json"]
 def add_parser(sub: SubParsers) -> None:
     p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
                        description="Solve a puzzle. With no --limit it looks for two solutions "
-                       "and says whether the one shown is unique; the seed's .sol format lists "
+                       "and says whether the one shown is unique; the olympiad's .sol format lists "
                        "every solution.")
     add_input(p)
     p.add_argument("-o", "--output", metavar="OUT", help="output file (default: standard output)")
@@ -43,15 +43,7 @@ def add_parser(sub: SubParsers) -> None:
     g.add_argument("--all", action="store_true", help="find every solution")
     add_timeout(p)
     add_backend(p, "the solver (default sat; native with --trace)")
-    p.add_argument("--solver", metavar="NAME",
-                   help="sat backend: the pysat solver (default cadical195)")
-    add_workers(p)
-    p.add_argument("--no-probing", action="store_true",
-                   help="skip probing (at the root; native --no-learning: at every node)")
-    p.add_argument("--no-learning", action="store_true",
-                   help="native backend: plain depth-first search, probing at every node, "
-                   "no clause learning (slower on hard puzzles; its --trace reads like a "
-                   "tree of guesses)")
+    add_backend_options(p)
     p.add_argument("--trace", action="store_true",
                    help="show the native solver's steps: live on a terminal, one line per "
                    "step otherwise (on standard error)")
@@ -76,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if len(pairs) > 1 and fmt not in ("text", "json") and args.output not in (None, "-"):
         raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
                          f"--index to write {fmt}")
-    # how many solutions to look for (the seed's format lists every one), how many to show
+    # how many solutions to look for (the olympiad's .sol lists every one), how many to show
     limit = (None if args.all else args.limit if args.limit is not None else
              None if fmt == "sol" else UNIQUENESS_LIMIT)
     show_all = args.all or args.limit is not None or fmt in ("sol", "json")
@@ -151,12 +143,7 @@ def _verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],
         say(f"{name}: --verify compares a backend with native; nothing to compare")
         return ExitStatus.OK
     check = cross_check(puzzle, backend, found, limit, timeout)
-    say(f"{name}: {check.message} [{check.seconds:.2f} s]")
-    if check.agree is None:
-        return ExitStatus.TIME_LIMIT
-    if check.agree:
-        return ExitStatus.OK
-    for who, sols in ((backend, check.only_backend), ("native", check.only_native)):
-        for sol in sols:
-            say(f"{name}: found only by {who}:\n" + "\n".join(sol.strings()))
-    return ExitStatus.DISAGREE
+    for line in check.lines(name, backend):
+        say(line)
+    return {None: ExitStatus.TIME_LIMIT, True: ExitStatus.OK}.get(check.agree,
+                                                                 ExitStatus.DISAGREE)

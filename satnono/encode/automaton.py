@@ -1,4 +1,7 @@
-"""The clue automaton (seeds 003, 004) as bit masks, and its layered graph for one line.
+"""The clue automaton as bit masks, and its layered graph for one line.
+
+A clue read as a finite automaton over the line's cells, as in Posov's "Solving Japanese
+crosswords with finite automata".
 
 Pattern of clue b1..bk: ``1^b1 0 1^b2 0 … 1^bk``, length m = Σb + k − 1. State q means
 "the first q pattern symbols read". Reading 1 needs pattern symbol q to be 1 and goes to

@@ -1,7 +1,8 @@
 """CNF of the residual puzzle: the unknown cells after propagation, one automaton per line.
 
-Each line that still has unknown cells becomes a layered automaton (the regular-constraint
-decomposition): a variable per reachable (position, state) node. The line is read with a
+Each line that still has unknown cells becomes a layered automaton (the decomposition of
+the regular constraint, Pesant 2004; its CNF form after Bacchus, "GAC via unit propagation",
+2007): a variable per reachable (position, state) node. The line is read with a
 closing gap after its last block, over one virtual empty cell, so that every state is
 entered by one value only (1 inside a block, 0 elsewhere); the node reached after a cell
 then says what the cell holds, and the transition variables of the textbook decomposition
@@ -15,10 +16,10 @@ are not needed. The clauses:
 Unit propagation on these clauses derives exactly what the complete line solver derives,
 and with every cell given it fixes every node (the tests check both), so the nodes are
 functions of the cells. The forward clauses with the cell's value are not needed for that;
-they are there because they make CaDiCaL faster (benchmarks/results/README.md). The size is
-linear in nodes, at most (m+2)·(f+1) for a clue of minimum length m and slack f, with no
-pairwise block constraints; against one variable per node and per transition it has
-less than half the variables and 10–20 % fewer clauses (Thing, Sierp, Gettys). Known
+they are there because they make CaDiCaL faster (benchmarks/results/NOTES.md). The size is linear in
+nodes, at most (m+2)·(f+1) for a clue of minimum length m and slack f, with no pairwise
+block constraints; against one variable per node and per transition it has less than half
+the variables and fewer clauses. Known
 cells are constants: they prune the graph and never become variables. Variables come from
 pysat's ``IDPool``: cells by name, so every model maps back to the grid; the nodes
 anonymously, since nothing reads them back.

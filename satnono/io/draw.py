@@ -1,6 +1,6 @@
 """Puzzles and solutions as pictures, PNG (Pillow) or SVG: the printable blank puzzle with
 its clues in the margins, the solved grid, or the state line logic leaves (unknown cells
-shaded — seed 000's stalled "winter" picture).
+shaded).
 
 One layout serves both outputs: a square slot per clue number, as printed puzzles have, so
 long clues widen the margins instead of overflowing them; every fifth grid line is heavy.

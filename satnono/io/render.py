@@ -1,4 +1,4 @@
-"""Solutions out: the seed's ``japan.sol``, text grids, PBM, JSON, ``.non`` with its goal.
+"""Solutions out: the olympiad's ``japan.sol``, text grids, PBM, JSON, ``.non`` with its goal.
 
 The writers work on an open stream and a sequence of solutions, so that enumeration can
 feed them as solutions are found; :func:`write_solutions` puts the solutions of one or
@@ -34,9 +34,10 @@ def format_for(path: str | None) -> str | None:
 
 
 def write_sol(out: IO[str], solutions: Iterable[Solution]) -> int:
-    """Seed 000's format: ``*``/``.`` grids, ``<next>`` between them, ``<end>`` after the last,
-    ``<no solutions>`` when there are none. ``<next>`` is written when the next solution
-    arrives, so solutions stream out as they are found (as the seed's program does)."""
+    """The olympiad problem's format: ``*``/``.`` grids, ``<next>`` between them,
+    ``<end>`` after the last, ``<no solutions>`` when there are none. ``<next>`` is
+    written when the next solution arrives, so solutions stream out as they are found (as
+    the olympiad's reference program does)."""
     n = 0
     for sol in solutions:
         if n:
@@ -93,7 +94,7 @@ def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all:
     """Write the solutions in ``fmt`` to ``path`` (None or ``-``: standard output), all of
     them or only each puzzle's first. Returns why nothing was written, if it was not: the
     search is incomplete and the format cannot say so, or there is nothing to draw. The
-    seed's ``.sol`` lists its solutions in :func:`canonical_order`."""
+    olympiad's ``.sol`` lists its solutions in :func:`canonical_order`."""
     where = path or "the output"
     if fmt == "json":
         several = len(results) > 1

@@ -17,7 +17,7 @@ from .line import LineResult
 
 def solve_line_reference(clue: Sequence[int], n: int, filled: int = 0, empty: int = 0
                          ) -> LineResult | None:
-    """Seed 000's dynamic programme over (block, position), written plainly: the reference."""
+    """The dynamic programme over (block, position), written plainly: the reference."""
     k = len(clue)
 
     def may0(i: int) -> bool:

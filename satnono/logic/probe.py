@@ -7,8 +7,7 @@ there too (for black and white: every cell both branches agree on is fixed).
 Probing to the end gives the same board whatever order the cells are probed in (each
 deduction stays valid, and stays derivable, once more cells are known), so a pass can be
 split between processes: each probes its share of the cells on its own copy of the board,
-the parent merges what they found, and passes repeat until none finds anything. On a
-99×59 puzzle that takes root probing from 1.6 s to 1.05 s on two cores.
+the parent merges what they found, and passes repeat until none finds anything.
 """
 
 from __future__ import annotations

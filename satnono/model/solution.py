@@ -81,7 +81,7 @@ def transpose(rows: Sequence[int], width: int) -> list[int]:
 
 
 def canonical_order(solutions: Iterable[Solution]) -> list[Solution]:
-    """Solutions sorted as the seed's ``japan.sol`` lists them — row by row, a filled cell
+    """Solutions sorted as the olympiad's ``japan.sol`` lists them — row by row, a filled cell
     before an empty one — so that a file of all solutions is the same whichever backend
     found them, in whatever order."""
     return sorted(solutions, key=lambda s: s.strings("*", "."))

@@ -55,8 +55,8 @@ def _gb(n: int) -> str:
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection inside: presolve and encoding make no cycles, but
     they make millions of short-lived objects beside a growing line cache and clause
-    list, and the collections that triggers cost 10–15 % of their time (0.2–0.3 s on a
-    99×59 puzzle). Reference counting still frees everything as it goes."""
+    list, and the collections that triggers cost them a tenth of their time or more
+    (benchmarks/results/NOTES.md). Reference counting still frees everything as it goes."""
     if not gc.isenabled():
         yield
         return

@@ -60,7 +60,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("spoj", "SPOJ JCROSS", (), spoj.read, spoj.sniff, spoj.write),
     Format("mk", "Olšák .mk", (".mk",), simple.mk_read, simple.mk_sniff, simple.mk_write),
     Format("g", "Olšák griddler .g", (".g",), griddler.read, griddler.sniff, griddler.write),
-    Format("japan", "seed japan.dat", (".dat",), japan.read, japan.sniff, japan.write),
+    Format("japan", "olympiad japan.dat", (".dat",), japan.read, japan.sniff, japan.write),
     Format("keen", "Kyle Keen v2 text", (), simple.keen_read, simple.keen_sniff,
            simple.keen_write),
     Format("taai", "TAAI/TCGA tournament ($n)", (), taai.read, taai.sniff, taai.write),

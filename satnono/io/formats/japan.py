@@ -1,4 +1,4 @@
-"""The seed's ``japan.dat`` (seed 000): counts, then ``Ni b1 … bNi`` per row, then columns."""
+"""The olympiad problem's ``japan.dat``: counts, then ``Ni b1 … bNi`` per row, then columns."""
 
 from __future__ import annotations
 
