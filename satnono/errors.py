@@ -92,6 +92,15 @@ class CounterMissing(SolverFailed):
     """Exact counting of many solutions needs pyganak, and it cannot be imported."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM stopped the work; the message says what had been found."""
+
+    def __init__(self, message: str = "interrupted", status: int = 130):
+        self.message = message
+        self.status = status
+        super().__init__(message)
+
+
 # -- bugs -----------------------------------------------------------------------------------
 
 class WrongSolution(SatnonoError):

@@ -180,7 +180,7 @@ def test_a_time_limit_after_the_second_solution_keeps_the_verdict(monkeypatch, t
     path.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
     assert main(["check", str(path), "--timeout", "1.5", "--no-rating", "--json"]) == 5
     got = json.loads(capsys.readouterr().out)
-    assert got["verdict"] == "multiple" and got["ambiguous_complete"] is False
+    assert got["verdict"] == "multiple" and got["complete"] is False  # ambiguity unfinished
     assert main(["check", str(path), "--timeout", "1.5", "--no-rating"]) == 5
     assert "the time limit stopped the search for more" in capsys.readouterr().out
 

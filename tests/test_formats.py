@@ -199,3 +199,60 @@ def test_a_file_with_no_puzzle_is_a_parse_error():
 
     with pytest.raises(ParseError, match="at least 1"):
         read_bytes(b"0\n", "x.txt", "spoj")
+
+
+# ------------------------------------------------------------------ structured attacks
+
+_ATTACKS = ["huge", "negative", "zero", "drop line", "double line", "truncate", "nul",
+            "utf16", "latin1", "long line", "count"]
+
+
+@st.composite
+def attacked(draw):
+    """A file some writer made, then broken on purpose the way hostile or careless files
+    are: numbers out of range, counts that disagree with the clues, cut short, NUL bytes,
+    another encoding."""
+    import re
+
+    fmt = draw(st.sampled_from([f for f in PUZZLE_WRITERS]))
+    pic = draw(pictures(8, square=fmt == "taai"))
+    text = write_puzzle(puzzle_from_picture(pic, title="T"), fmt)
+    for attack in draw(st.lists(st.sampled_from(_ATTACKS), min_size=1, max_size=3)):
+        numbers = [m.span() for m in re.finditer(r"[0-9]+", text)]
+        lines = text.split("\n")
+        if attack in ("huge", "negative", "zero", "count") and numbers:
+            a, b = numbers[draw(st.integers(0, len(numbers) - 1))]
+            new = {"huge": "9" * draw(st.integers(10, 5000)), "negative": "-7", "zero": "0",
+                   "count": str(int(text[a:b][:9]) + draw(st.integers(1, 3)))}[attack]
+            text = text[:a] + new + text[b:]
+        elif attack == "drop line" and len(lines) > 1:
+            del lines[draw(st.integers(0, len(lines) - 1))]
+            text = "\n".join(lines)
+        elif attack == "double line" and lines:
+            k = draw(st.integers(0, len(lines) - 1))
+            lines.insert(k, lines[k])
+            text = "\n".join(lines)
+        elif attack == "truncate":
+            text = text[:draw(st.integers(0, len(text)))]
+        elif attack == "nul":
+            k = draw(st.integers(0, len(text)))
+            text = text[:k] + "\0" * draw(st.integers(1, 50)) + text[k:]
+        elif attack == "long line":
+            k = draw(st.integers(0, len(text)))
+            text = text[:k] + "1 " * draw(st.integers(100, 20000)) + text[k:]
+    encoding = draw(st.sampled_from(["utf-8", "utf-16", "latin-1"]))
+    data = text.encode(encoding, errors="replace")
+    ext = FORMATS[fmt].extensions[0] if FORMATS[fmt].extensions else ".txt"
+    return fmt, "x" + ext, data
+
+
+@settings(max_examples=500, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@given(attacked(), st.booleans())
+def test_structured_attacks_on_every_reader_give_a_puzzle_or_a_parse_error(case, told):
+    fmt, name, data = case
+    try:
+        puzzles = read_bytes(data, name, fmt if told else None)
+    except ParseError as exc:
+        assert str(exc).startswith(name) and "\n" not in str(exc)
+    else:
+        assert puzzles and all(not problems(p) for p in puzzles)

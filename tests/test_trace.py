@@ -17,7 +17,8 @@ PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 def test_trace_reports_each_kind_of_step(capsys):
     assert main(["solve", str(PUZZLES / "two.dat"), "--trace", "--no-learning"]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == "branch (depth 1): assume cell (1, 1) filled"
+    assert err[0] == "satnono: --trace follows the native backend's steps"  # said, not hidden
+    assert err[1] == "branch (depth 1): assume cell (1, 1) filled"
     assert "row 1: 0 filled, 1 empty" in err
     assert err.count("solution 1 found") == 1 and "solution 2 found" in err
     assert "branch (depth 1): assume cell (1, 1) empty" in err
@@ -26,7 +27,7 @@ def test_trace_reports_each_kind_of_step(capsys):
 def test_learning_trace_shows_the_blocked_solution_and_learnt_clauses(capsys):
     assert main(["solve", str(PUZZLES / "two.dat"), "--trace"]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == "branch (depth 1): assume cell (1, 1) filled"
+    assert err[1] == "branch (depth 1): assume cell (1, 1) filled"
     assert "solution 1 blocked by a clause over its 1 decision(s), back to depth 0" in err
     assert err.count("solution 2 found") == 1
     # the 13×13 staircase needs search with conflicts: each is reported with its clause

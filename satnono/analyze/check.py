@@ -6,8 +6,8 @@ One time limit covers it all: the rating gets what the verdict left of it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import SearchTimeout
 from ..model.grid import Cell
@@ -31,6 +31,7 @@ class Check:
     switches: list[Cell] | None = None
     rating: Rating | None = None
     ambiguity: list[str] = field(default_factory=list)
+    seconds: float = 0.0
 
     @property
     def verdict(self) -> Verdict | None:
@@ -73,26 +74,6 @@ class Check:
             out.append(f"  difficulty: {self.rating.describe()}")
         return out
 
-    def as_dict(self, name: str) -> dict[str, Any]:
-        """The report as data (rows and columns count from 1, as in the words)."""
-        data: dict[str, Any] = {"puzzle": name, "title": self.puzzle.title,
-                                "size": self.puzzle.size}
-        u = self.uniqueness
-        if u is None:
-            data["verdict"] = "timeout"
-            return data
-        data["verdict"] = u.verdict.value
-        data["solutions"] = [s.strings() for s in u.solutions]
-        if u.verdict is Verdict.MULTIPLE:
-            data["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
-            data["ambiguous_complete"] = u.complete
-            data["ambiguity_grid"] = self.ambiguity
-        if self.switches is not None:
-            data["switches"] = [[r + 1, c + 1] for r, c in self.switches]
-        if self.rating is not None:
-            data["difficulty"] = self.rating.as_dict()
-        return data
-
 
 def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
           rating: bool = True) -> Check:
@@ -107,11 +88,12 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
     # looked up when called, so that each stage can be replaced on its own (tests do)
     from . import difficulty, uniqueness
 
+    started = time.monotonic()
     deadline = Deadline.after(timeout)
     try:
         u = uniqueness.uniqueness(puzzle, timeout=timeout, workers=workers)
     except SearchTimeout as exc:
-        return Check(puzzle, None, timeout=str(exc))
+        return Check(puzzle, None, timeout=str(exc), seconds=time.monotonic() - started)
     result = Check(puzzle, u)
     if u.verdict is Verdict.MULTIPLE:
         result.ambiguity = ambiguity_grid(u.solutions[0], u.ambiguous)
@@ -119,4 +101,5 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
         result.switches = switches(Solution.from_strings(puzzle.goal))
     if rating:
         result.rating = difficulty.rate(puzzle, timeout=deadline.left())
+    result.seconds = time.monotonic() - started
     return result

@@ -44,7 +44,7 @@ class Rating:
     solutions_seen: int = 0
     contradiction: bool = False  # the clues were refuted (no solution) at this level
     seconds: float = 0.0
-    #: False when the time ran out first: the puzzle needs at least search, and the
+    #: False when the time ran out first: the puzzle needs at least ``level``, and the
     #: numbers are what was done by then
     finished: bool = True
 
@@ -54,7 +54,9 @@ class Rating:
                 Level.PROBE: "probe — solvable without guessing (line logic + probing)",
                 Level.SEARCH: "search — needs guessing (branching)"}[self.level]
         if not self.finished:
-            head = "search — needs guessing; the search ran out of time"
+            head = ("search — needs guessing; the search ran out of time"
+                    if self.level is Level.SEARCH else
+                    f"{self.level} or harder — the time ran out before the rating was done")
         if self.contradiction:
             head = f"{self.level} — the clues are refuted at this level (no solution)"
         parts = [f"line logic fixes {pct(self.by_line)} ({self.by_line}/{self.cells} cells)",
@@ -71,8 +73,8 @@ class Rating:
 
 
 def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
-    """Rate ``puzzle``; never raises on a timeout: an unfinished search is rated
-    ``search`` with ``finished`` False.
+    """Rate ``puzzle``; never raises on a timeout: an unfinished rating says the level
+    reached, with ``finished`` False.
 
     >>> from satnono import Puzzle
     >>> rate(Puzzle(((2,), (1,)), ((2,), (1,)))).level.value
@@ -92,7 +94,11 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
                       st.max_depth, st.solutions, contradiction, time.monotonic() - started,
                       finished)
 
-    if not propagate(ctx, board):
+    try:
+        consistent = propagate(ctx, board, deadline=deadline)
+    except SearchTimeout:
+        return result(Level.LINE, board.known(), 0, finished=False)
+    if not consistent:
         return result(Level.LINE, 0, 0, True)
     by_line = board.known()
     if board.solved():
@@ -100,7 +106,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
     try:
         consistent, _ = probe(ctx, board, deadline)
     except SearchTimeout:
-        return result(Level.SEARCH, by_line, board.known() - by_line, finished=False)
+        return result(Level.PROBE, by_line, board.known() - by_line, finished=False)
     if not consistent:
         return result(Level.PROBE, by_line, 0, True)
     by_probe = board.known() - by_line

@@ -68,7 +68,8 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     complete = True
     models: list = []
     try:
-        with new_solver(solver, enc.clauses) as base:  # loaded once, shared by the racers
+        # loaded once, shared by the racers
+        with new_solver(solver, enc.clauses, deadline=deadline) as base:
             args = (base, solver, [v for _, v in cells], enc.variables)
             jobs = [(_backbone, args + s) for s in settings]
             for item in race(jobs, deadline, what="SAT solver", size=enc.size()):
@@ -97,11 +98,11 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
               ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls; ``s``
     is the loaded solver (its own copy, in a racing child), steered here."""
-    from ..backends.sat import steer
+    from ..backends.sat import solve_call, steer
 
     steer(s, name, seed, forced, focused)
     calls = 1
-    if not s.solve():
+    if not solve_call(s):
         yield calls
         return
     model = s.get_model()
@@ -116,7 +117,7 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
         # some undecided cell differs from the first solution
         s.add_clause([-act] + [-v if val else v for v, val in undecided.items()])
         calls += 1
-        if not s.solve(assumptions=[act]):
+        if not solve_call(s, [act]):
             break
         model = s.get_model()
         yield [v for v in cells if model[v - 1] > 0]

@@ -31,8 +31,26 @@ _DONE = object()
 def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
               workers: int = 1) -> Iterator[Solution]:
     """Line propagation first, then CP-SAT on the lines it leaves open."""
-    return automata(puzzle, ctx=ctx, deadline=deadline, limit=limit, workers=workers,
-                    propagation=True)
+    return isolated(puzzle, deadline, limit, workers, propagation=True)
+
+
+def isolated(puzzle: Puzzle, deadline: Deadline, limit: int | None, workers: int,
+             propagation: bool) -> Iterator[Solution]:
+    """:func:`automata` in a child process: CP-SAT's time limit is loose (its presolve of
+    hundreds of automata runs seconds past it) and it stops late when asked to, so only a
+    process that can be killed keeps a time limit or Ctrl-C to the second."""
+    from ortools.sat.python import cp_model  # noqa: F401  # once here, not in every child
+
+    from ..runtime.child import stream
+
+    return stream(_automata, (puzzle, deadline, limit, workers, propagation), deadline,
+                  what="CP-SAT solver", always=True)
+
+
+def _automata(puzzle: Puzzle, deadline: Deadline, limit: int | None, workers: int,
+              propagation: bool) -> Iterator[Solution]:
+    yield from automata(puzzle, ctx=Context(puzzle), deadline=deadline, limit=limit,
+                        workers=workers, propagation=propagation)
 
 
 def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
@@ -42,7 +60,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     from ortools.sat.python import cp_model
 
     board = Board(puzzle.width, puzzle.height)
-    if propagation and not propagate(ctx, board):
+    if propagation and not propagate(ctx, board, deadline=deadline):
         return
     if board.solved():
         yield board.to_solution()
@@ -72,8 +90,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     if workers > 1:
         yield from _one_by_one(model, variables, workers, limit, deadline, grid)
         return
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # its enumeration is complete only with one worker
+    solver = _solver(1)  # its enumeration is complete only with one worker
     solver.parameters.enumerate_all_solutions = True
     _time_limit(solver, deadline)
     handoff: queue.Queue[tuple[int, ...] | object] = queue.Queue(maxsize=64)
@@ -106,7 +123,10 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     found = 0
     try:
         while True:
-            item = handoff.get()
+            try:  # CP-SAT's own time limit is loose: its presolve may run past it
+                item = handoff.get(timeout=deadline.remaining())
+            except queue.Empty:
+                raise deadline.expired(found) from None
             if not isinstance(item, tuple):  # the end
                 break
             found += 1
@@ -115,6 +135,7 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
                 return
     finally:
         stop.set()
+        solver.stop_search()  # the search may be between solutions for a long time
         while worker.is_alive():
             try:
                 handoff.get(timeout=0.05)
@@ -134,10 +155,9 @@ def _one_by_one(model: Any, variables: list[Any], workers: int, limit: int | Non
 
     found = 0
     while limit is None or found < limit:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers
+        solver = _solver(workers)
         _time_limit(solver, deadline)
-        status = solver.solve(model)
+        status = _solve_in_thread(solver, model)
         if status == cp_model.INFEASIBLE:
             return
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -146,6 +166,34 @@ def _one_by_one(model: Any, variables: list[Any], workers: int, limit: int | Non
         found += 1
         yield grid(values)
         model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
+
+
+def _solver(workers: int) -> Any:
+    """A CP-SAT solver with ``workers`` workers that leaves Ctrl-C to Python (CP-SAT's own
+    handler stops the search and then aborts the process), so that an interrupted run
+    stops its search and says so like every other backend."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.catch_sigint_signal = False
+    return solver
+
+
+def _solve_in_thread(solver: Any, model: Any) -> Any:
+    """``solver.solve(model)`` in a thread this one waits on, so that Ctrl-C reaches Python
+    at once and stops the search instead of waiting for it."""
+    status: list[Any] = []
+    thread = threading.Thread(target=lambda: status.append(solver.solve(model)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+    except BaseException:
+        solver.stop_search()
+        thread.join()
+        raise
+    return status[0]
 
 
 def _time_limit(solver: Any, deadline: Deadline) -> None:

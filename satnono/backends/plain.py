@@ -42,7 +42,6 @@ def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]
 
 def cpsat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
                     workers: int = 1) -> Iterator[Solution]:
-    from .cpsat import automata
+    from .cpsat import isolated
 
-    return automata(puzzle, ctx=ctx, deadline=deadline, limit=limit, workers=workers,
-                    propagation=False)
+    return isolated(puzzle, deadline, limit, workers, propagation=False)

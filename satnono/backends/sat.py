@@ -10,6 +10,7 @@ than on anything else tried, and a race takes the better of two draws.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ..encode.residual import Encoding, decode, residual
 from ..errors import UnsupportedSolver
@@ -17,7 +18,7 @@ from ..logic.context import Context
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.child import race
-from ..runtime.deadline import Deadline
+from ..runtime.deadline import NO_DEADLINE, Deadline
 from . import check_workers
 
 DEFAULT_SOLVER = "cadical195"
@@ -76,7 +77,7 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
     # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
     # made each child copy the Python clause lists it read, which on large CNFs cost more
     # time and memory than the search (benchmarks/results/NOTES.md)
-    with new_solver(solver, enc.clauses) as base:
+    with new_solver(solver, enc.clauses, deadline=deadline) as base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
         for true in race(jobs, deadline, what="SAT solver", size=enc.size()):
             yield set(true)
@@ -95,10 +96,17 @@ def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
     return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
 
 
+#: clauses handed to the solver between two looks at the clock
+LOAD_CHUNK = 100_000
+
+
 def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
-               seed: int | None = None, forced: bool | None = None, focused: bool = False):
+               seed: int | None = None, forced: bool | None = None, focused: bool = False,
+               deadline: Deadline = NO_DEADLINE) -> Any:
     """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration,
-    steered by ``seed``, ``forced`` and ``focused`` (:func:`steer`)."""
+    steered by ``seed``, ``forced`` and ``focused`` (:func:`steer`). A CNF of tens of
+    millions of clauses takes a minute to load, so it goes in by chunks, with the deadline
+    looked at between them."""
     from pysat.solvers import Solver
 
     from ..runtime.memory import ensure_room
@@ -107,7 +115,14 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     s = Solver(name=name)
     if name == "cadical195" and tuned:
         s.configure(dict(CADICAL_SAT_CONFIG))
-    s.append_formula(clauses)
+    for start in range(0, len(clauses), LOAD_CHUNK):
+        if start:
+            try:
+                deadline.check()
+            except BaseException:
+                s.delete()
+                raise
+        s.append_formula(clauses[start:start + LOAD_CHUNK])
     steer(s, name, seed, forced, focused)
     return s
 
@@ -144,7 +159,7 @@ def _enumerate(solver: str, clauses: list[list[int]], cells: list[int], limit: i
 
 def _models(s, cells: list[int], limit: int | None, forced: bool) -> Iterator[set[int]]:
     found = 0
-    while s.solve():
+    while solve_call(s):
         model = s.get_model()
         true = {v for v in cells if model[v - 1] > 0}
         found += 1
@@ -154,6 +169,19 @@ def _models(s, cells: list[int], limit: int | None, forced: bool) -> Iterator[se
         if forced:
             s.set_phases(model)
         s.add_clause([-v if v in true else v for v in cells])
+
+
+def solve_call(s: Any, assumptions: list[int] | None = None) -> bool:
+    """``s.solve()``, with Ctrl-C as KeyboardInterrupt: pysat's solvers catch SIGINT
+    themselves and raise an error of their own that says so."""
+    try:
+        return bool(s.solve(assumptions=assumptions or []))
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:
+        if "interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
 
 
 def _steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,

@@ -39,11 +39,13 @@ def disagreements(runs: list[Run]) -> list[str]:
 
 
 def write_report(csv_path: str, out_path: str) -> str:
-    from ..errors import SatnonoError
+    from ..errors import ParseError
 
+    if not os.path.exists(csv_path):
+        raise ParseError("no such file (give the CSV a 'satnono bench -o' run wrote)", csv_path)
     runs = read_csv(csv_path)
     if not runs:
-        raise SatnonoError(f"{csv_path}: no benchmark results in it")
+        raise ParseError("no benchmark results in it", csv_path)
     folder = os.path.dirname(os.path.abspath(out_path))
     os.makedirs(folder, exist_ok=True)
     stem = os.path.splitext(os.path.basename(out_path))[0]

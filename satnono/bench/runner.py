@@ -13,11 +13,12 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
+from multiprocessing.connection import Connection
 from typing import Any
 
 from ..backends import BACKENDS
 from ..backends import backend as backend_row
-from ..errors import UsageError
+from ..errors import ParseError, UsageError
 from ..io.output import atomic_output, write_failed
 from ..model.puzzle import Puzzle
 
@@ -80,18 +81,34 @@ class Run:
 COLUMNS = [f.name for f in fields(Run)]
 
 
+#: the columns every CSV written by any satnono has
+REQUIRED = ("suite", "puzzle", "backend", "mode", "wall", "verdict")
+
+
 def read_csv(path: str) -> list[Run]:
+    """The runs of a ``satnono bench`` CSV (none when there is no such file yet, so that a
+    run can start one); a ParseError for a file that is not one."""
     if not os.path.exists(path):
         return []
     out = []
-    with open(path, newline="", encoding="utf-8") as fh:
-        for row in csv.DictReader(fh):
-            kw: dict[str, Any] = {}
-            for f in fields(Run):
-                v = row.get(f.name, "")
-                kw[f.name] = (float(v or 0) if f.type in ("float", float) else
-                              int(float(v or 0)) if f.type in ("int", int) else v)
-            out.append(Run(**kw))
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+            if missing and os.path.getsize(path):
+                raise ParseError("not a satnono bench CSV (its first line names no "
+                                 f"{', '.join(missing)} column)", path, 1)
+            for row in reader:
+                kw: dict[str, Any] = {}
+                for f in fields(Run):
+                    v = row.get(f.name) or ""
+                    kw[f.name] = (float(v or 0) if f.type in ("float", float) else
+                                  int(float(v or 0)) if f.type in ("int", int) else v)
+                out.append(Run(**kw))
+    except (ValueError, UnicodeDecodeError, csv.Error) as exc:
+        raise ParseError(f"not a satnono bench CSV ({exc})", path, None) from None
+    except OSError as exc:
+        raise ParseError(f"cannot read the file ({exc.strerror or exc})", path, None) from None
     return out
 
 
@@ -167,7 +184,10 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     return run
 
 
-def _worker(conn, run: Run, puzzle: Puzzle) -> None:
+def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
+    from ..runtime.child import settle
+
+    settle(parent)
     try:
         conn.send(asdict(_measure(run, puzzle)))
     finally:
@@ -190,7 +210,8 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
                 # recorded before the run, so a killed or crashed run carries them too
                 run.machine, run.date = here, time.strftime("%Y-%m-%d")
                 parent, child = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(child, run, puzzle))  # may fork its own
+                # a worker may fork solver processes of its own
+                proc = ctx.Process(target=_worker, args=(child, os.getpid(), run, puzzle))
                 proc.start()
                 child.close()
                 running[parent] = (proc, run, time.monotonic())

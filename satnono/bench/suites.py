@@ -1,8 +1,11 @@
 """Benchmark suites: named lists of puzzles, read from a puzzle corpus or made on the fly.
 
 A corpus is a directory with an ``INDEX.tsv`` (repository, path, entry, format, size, kind,
-survey name, …) and the files under ``raw/``; satnono reads it in place. Where it is
-absent, the suites that need it are empty and ``random`` still runs.
+survey name, …) and the files under ``raw/``; satnono reads it in place, from
+``$SATNONO_CORPUS`` or ``../shared/corpus``. The tournament sets (``$SATNONO_TOURNAMENTS``
+or ``../shared/tournaments``) are 1,000-puzzle files with a reference solution for each;
+every set is a suite of its own, named as its file (``icga2020``, ``taai2011``, …). Where
+they are absent, the suites that need them are empty and ``random`` still runs.
 """
 
 from __future__ import annotations
@@ -20,17 +23,65 @@ from ..model.solution import Solution
 SUITES = ("survey", "tcga2015", "random", "large")
 
 
-def corpus_dir() -> Path:
-    """``$SATNONO_CORPUS``, else ``../shared/corpus`` beside the working directory or the
-    source tree."""
-    env = os.environ.get("SATNONO_CORPUS")
+def _shared(variable: str, name: str, marker: str) -> Path:
+    """``$variable``, else ``../shared/<name>`` beside the working directory or the source
+    tree (the first that holds ``marker``)."""
+    env = os.environ.get(variable)
     if env:
         return Path(env)
     for base in (Path.cwd(), Path(__file__).resolve().parents[2]):
-        cand = base.parent / "shared" / "corpus"
-        if (cand / "INDEX.tsv").exists():
+        cand = base.parent / "shared" / name
+        if (cand / marker).exists():
             return cand
-    return Path.cwd().parent / "shared" / "corpus"
+    return Path.cwd().parent / "shared" / name
+
+
+def corpus_dir() -> Path:
+    """``$SATNONO_CORPUS``, else ``../shared/corpus``."""
+    return _shared("SATNONO_CORPUS", "corpus", "INDEX.tsv")
+
+
+def tournaments_dir() -> Path:
+    """``$SATNONO_TOURNAMENTS``, else ``../shared/tournaments``."""
+    return _shared("SATNONO_TOURNAMENTS", "tournaments", "zxkyjimmy__NonogramRecord")
+
+
+def tournament_sets() -> list[str]:
+    """The names of the tournament sets there are (``icga2016`` … ``tcga2023``)."""
+    folder = tournaments_dir() / "zxkyjimmy__NonogramRecord" / "question"
+    return sorted(p.stem for p in folder.glob("*.txt"))
+
+
+def tournament(name: str) -> list[tuple[str, Puzzle]]:
+    """The puzzles of one tournament set, named ``#1`` … ``#1000``."""
+    path = tournaments_dir() / "zxkyjimmy__NonogramRecord" / "question" / f"{name}.txt"
+    return [(f"#{i}", p) for i, p in enumerate(read_file(str(path)), 1)]
+
+
+def reference_solutions(name: str) -> list[Solution]:
+    """The reference solution of each puzzle of a tournament set, in order (one of its
+    solutions when it has several)."""
+    import gzip
+
+    path = tournaments_dir() / "zxkyjimmy__NonogramRecord" / "solution" / f"{name}.txt.gz"
+    out: list[Solution] = []
+    rows: list[int] = []
+    width = 0
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            cells = line.split()
+            if not cells:
+                continue
+            if cells[0].startswith("$"):
+                if rows:
+                    out.append(Solution(width, tuple(rows)))
+                rows = []
+                continue
+            width = len(cells)
+            rows.append(sum(1 << c for c, v in enumerate(cells) if v == "1"))
+    if rows:
+        out.append(Solution(width, tuple(rows)))
+    return out
 
 
 def index_rows(corpus: Path | None = None) -> list[dict]:
@@ -108,24 +159,28 @@ def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
 
 
 def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
+    """The puzzles of a suite: one of ``SUITES`` or a tournament set's name."""
     makers = {"survey": survey, "tcga2015": tcga2015, "large": large}
     if name == "random":
         return list(random_suite())
-    if name not in makers:
-        raise ValueError(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
-    return list(makers[name](corpus))
+    if name in makers:
+        return list(makers[name](corpus))
+    if name in tournament_sets():
+        return tournament(name)
+    from ..errors import UsageError
+
+    raise UsageError(f"unknown suite {name!r} (known: {', '.join(SUITES)}, or a tournament "
+                     "set such as icga2020)")
 
 
 def gather(suites: list[str], paths: list[str], say: Callable[[str], None]
            ) -> list[tuple[str, str, Puzzle]]:
     """(suite, name, puzzle) for every suite and every puzzle file (or folder of them)
     asked for; ``say`` hears what is skipped."""
-    from ..errors import SatnonoError, UsageError
+    from ..errors import SatnonoError
 
     out = []
     for name in suites:
-        if name not in SUITES:
-            raise UsageError(f"unknown suite {name!r} (known: {', '.join(SUITES)})")
         items = suite(name)
         if not items:
             say(f"suite {name}: no puzzles (is the corpus at {corpus_dir()}?); skipped")

@@ -9,10 +9,11 @@ The command modules are light: each imports the library it needs only when it ru
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 
-from ..errors import SatnonoError
+from ..errors import Interrupted, SatnonoError
 from . import bench, check, convert, count, formats, make, render, solve
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
@@ -26,18 +27,46 @@ def build_parser() -> argparse.ArgumentParser:
         prog="satnono",
         description="Solve, enumerate and count black-and-white nonograms.",
         epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"satnono {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.set_defaults(commands={})
     for command in COMMANDS:
-        command.add_parser(sub)
+        p = command.add_parser(sub)
+        parser.get_default("commands")[p.prog.split()[-1]] = p
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("satnono")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree, uninstalled
+        return "(not installed)"
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; a flag the command does not know is shown with that command's usage,
+    not the program's."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        args.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Interrupted("terminated", 128 + signum)
 
 
 def main(argv: list[str] | None = None) -> int:
     from ..io.output import check_writable
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     run: Callable[[argparse.Namespace], int] = args.run
+    # SIGTERM as Ctrl-C: the work stops where it is, solver processes are stopped, no file
+    # is left half written, and the message says so
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         # before the work, not after it; a report makes its own folder for the plots
         if not getattr(args, "report", None):
@@ -50,11 +79,16 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         say("satnono: out of memory: this puzzle needs more than this machine has")
         return ExitStatus.FAILED
+    except Interrupted as exc:
+        say(f"satnono: {exc.message}")
+        return exc.status
     except KeyboardInterrupt:
-        say("satnono: interrupted")
+        say("satnono: interrupted; the work is incomplete and no file was written")
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return ExitStatus.OK
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
                 run = Run(suite_name, name, puzzle.size, b, s, args.mode, args.timeout)
                 if run.key() not in done:
                     tasks.append((run, puzzle))
+    if not items:
+        raise UsageError("nothing to run: no puzzles in the suites and paths given (the "
+                         "suites read the corpus from $SATNONO_CORPUS or ../shared/corpus, "
+                         "the tournament sets from $SATNONO_TOURNAMENTS or "
+                         "../shared/tournaments)")
     if done:
         say(f"resuming: {len(done)} run(s) already in {args.output}, {len(tasks)} to go")
     results = []
@@ -111,7 +116,7 @@ def _summary(results: list[Run]) -> None:
     Console(stderr=True).print(table)
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmark backends on puzzle files and suites",
                        description="Run every puzzle on every backend, each run in its own "
                        "worker process killed at the timeout; results stream to a CSV "
@@ -133,3 +138,4 @@ def add_parser(sub: SubParsers) -> None:
                    "Markdown (--report)")
     p.add_argument("--report", metavar="CSV", help="write the report of a results CSV")
     p.set_defaults(run=run)
+    return p

@@ -12,7 +12,7 @@ from .status import ExitStatus
 PICTURES = ("pbm", "grid", "text", "sol")
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("convert", help="write a puzzle in another format",
                        description="Write the puzzle in another format (see 'satnono "
                        "formats'), or its picture (pbm, grid, sol): the goal when the file "
@@ -22,6 +22,7 @@ def add_parser(sub: SubParsers) -> None:
     p.add_argument("--to", metavar="FORMAT", help="output format (default: from OUT's extension)")
     add_timeout(p, "time limit when a picture has to be solved for")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:

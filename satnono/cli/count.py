@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 
 from ..errors import UsageError
 from .options import (
     SubParsers,
+    about,
     add_backend,
     add_input,
     add_json,
@@ -22,7 +23,7 @@ from .options import (
 from .status import ExitStatus, worse
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     from ..analyze.count import METHODS, THRESHOLD
 
     p = sub.add_parser("count", help="count the solutions exactly",
@@ -39,12 +40,16 @@ def add_parser(sub: SubParsers) -> None:
                    help=f"auto: switch to ganak after N solutions (default {THRESHOLD})")
     add_timeout(p, "give up after S seconds (the solutions enumerated so far are reported "
                 "as a lower bound)")
-    add_json(p, "one JSON object per puzzle")
+    add_json(p, "one JSON object per puzzle, one per line (see 'satnono --help' for the "
+             "shape)")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:
     from ..analyze.count import count
+    from ..io.formats import shown
+    from ..io.records import count_record, line
 
     if args.method == "ganak" and (args.backend != "sat" or args.workers):
         raise UsageError("--backend and --workers choose how to enumerate; ganak counts on "
@@ -55,14 +60,11 @@ def run(args: argparse.Namespace) -> int:
     status: int = ExitStatus.OK
     for idx, puzzle in pairs:
         name = label(args, idx, total)
-        res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
-                    threshold=args.threshold, workers=workers)
+        with about(name):
+            res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
+                        threshold=args.threshold, workers=workers)
         if args.json:
-            print(json.dumps({"puzzle": name, "title": puzzle.title, "count": res.count,
-                              "exact": res.complete, "method": res.method,
-                              "seconds": round(res.seconds, 3),
-                              "unknown_cells": res.unknown_cells, "variables": res.variables,
-                              "clauses": res.clauses}))
+            sys.stdout.write(line(count_record(shown(args.puzzle), idx, puzzle, res)))
         else:
             prefix = f"{name}: " if len(pairs) > 1 else ""
             print(f"{prefix}{res.count}" + ("" if res.complete else "+"))

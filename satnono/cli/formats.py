@@ -8,12 +8,13 @@ from .options import SubParsers
 from .status import ExitStatus
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("formats", help="list the file formats satnono reads and writes",
                        description="List every puzzle file format: its name (for --from and "
                        "--to), whether satnono reads or also writes it, the file extensions "
                        "that select it, and what it is.")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ def grey(text: str) -> int:
     return int(text)
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("make", help="picture in, puzzle out, uniqueness checked",
                        description="Derive the clues of a picture (PBM, text grid of #/., "
                        "PNG, GIF, BMP, JPEG), write the puzzle with its goal picture, and "
@@ -39,6 +39,7 @@ def add_parser(sub: SubParsers) -> None:
     add_workers(p, CHECK_WORKERS, default=1)
     p.add_argument("--no-rating", action="store_true", help="skip the difficulty rating")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:

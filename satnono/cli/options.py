@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..backends import BACKENDS, taking
-from ..errors import UsageError
+from ..errors import SolverFailed, UsageError, WrongSolution
 from ..model.puzzle import Puzzle
 
 SubParsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
@@ -17,6 +19,18 @@ SubParsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
 def say(message: str) -> None:
     """A message for the user, on standard error."""
     print(message, file=sys.stderr)
+
+
+@contextmanager
+def about(name: str) -> Iterator[None]:
+    """Errors that are not the input's (a solver process that died, memory, a bug) say
+    which puzzle they happened on; bad input names its file already."""
+    try:
+        yield
+    except (SolverFailed, WrongSolution) as exc:
+        if exc.args and not str(exc.args[0]).startswith(name):
+            exc.args = (f"{name}: {exc.args[0]}", *exc.args[1:])
+        raise
 
 
 def positive(text: str) -> float:

@@ -9,8 +9,17 @@ from ..errors import SearchTimeout, UsageError
 from .options import SubParsers, add_input, add_timeout, say
 from .status import ExitStatus
 
+MAX_CELL = 200
 
-def add_parser(sub: SubParsers) -> None:
+
+def cell_size(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CELL:
+        raise argparse.ArgumentTypeError(f"expected a cell size of 1..{MAX_CELL} pixels, "
+                                         f"got {text!r}")
+    return int(text)
+
+
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("render", help="draw a puzzle or its solution as PNG or SVG",
                        description="Draw the solution (the goal picture when the file has "
                        "one), the blank printable puzzle (--blank) or what line logic "
@@ -22,9 +31,11 @@ def add_parser(sub: SubParsers) -> None:
     p.add_argument("--blank", action="store_true", help="the empty puzzle, for printing")
     p.add_argument("--partial", action="store_true", help="the grid after line logic")
     p.add_argument("--no-clues", action="store_true", help="the grid only")
-    p.add_argument("--cell", type=int, metavar="PX", help="cell size in pixels")
+    p.add_argument("--cell", type=cell_size, metavar="PX",
+                   help=f"cell size in pixels, 1..{MAX_CELL} (default: from the puzzle's size)")
     add_timeout(p, "time limit for solving")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--blank and --partial draw different things; pick one")
     puzzle = load(args.puzzle, args.index, args.fmt)
     name = shown(args.puzzle)
-    status = ExitStatus.OK
     grid = None
     if args.partial:
         board = line_solve(puzzle)
@@ -68,14 +78,14 @@ def run(args: argparse.Namespace) -> int:
                 return ExitStatus.NO_SOLUTION
             if len(found) > 1:
                 say(f"{name}: not unique; drawing the first solution")
-                status = ExitStatus.MULTIPLE
             sol = found[0]
         grid = draw.solution_grid(sol)
     clues = not args.no_clues
+    draw.check_size(puzzle, args.cell, clues)
     if kind == "png":
         with atomic_output(args.output, binary=True) as out:
             out.write(draw.png(puzzle, grid, clues=clues, cell=args.cell))
     else:
         with atomic_output(args.output) as out:
             out.write(draw.svg(puzzle, grid, clues=clues, cell=args.cell))
-    return status
+    return ExitStatus.OK

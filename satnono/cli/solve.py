@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..errors import SearchTimeout, UsageError
 from .options import (
     SubParsers,
+    about,
     add_backend,
     add_backend_options,
     add_input,
@@ -19,17 +20,18 @@ from .options import (
     say,
     whole,
 )
-from .status import ExitStatus, worse
+from .status import ExitStatus, stopped, worse
 
 if TYPE_CHECKING:
-    from ..io.trace import Tracer
     from ..model.puzzle import Puzzle
     from ..model.solution import Solution
 
 FORMATS = ["sol", "text", "non", "pbm", "json"]
+#: past this many solutions of an enumeration with no limit, the user is told how to stop
+MANY = 10_000
 
 
-def add_parser(sub: SubParsers) -> None:
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="solve a puzzle; say whether the solution is unique",
                        description="Solve a puzzle. With no --limit it looks for two solutions "
                        "and says whether the one shown is unique; the olympiad's .sol format lists "
@@ -52,11 +54,13 @@ def add_parser(sub: SubParsers) -> None:
                    help="also solve with the native backtracker and compare the solution "
                    "sets (up to the limit); exit 4 if they differ")
     p.set_defaults(run=run)
+    return p
 
 
 def run(args: argparse.Namespace) -> int:
     from ..io.formats import shown
-    from ..io.render import SOLUTION_FORMATS, Solved, format_for, write_solutions
+    from ..io.records import solve_record
+    from ..io.render import SOLUTION_FORMATS, Solved, format_for, show, write_solutions
     from ..model.verdict import Ending
     from ..pipeline import UNIQUENESS_LIMIT, solve, summary
 
@@ -81,57 +85,60 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
                              "--index for --trace-gif")
     backend = args.backend or ("native" if tracing else "sat")
+    if tracing and args.backend is None:
+        say("satnono: --trace follows the native backend's steps")
     options = backend_options(args, backend)
     stream = sys.stdout if fmt == "text" and args.output in (None, "-") else None
     status: int = ExitStatus.OK
     results = []
     for idx, puzzle in pairs:
-        if stream is not None and len(pairs) > 1:
-            stream.write(f"== puzzle {idx}{': ' + puzzle.title if puzzle.title else ''} "
-                         f"({puzzle.size})\n")
-        tracer = None
-        if tracing:
-            from ..io.trace import Tracer
-
-            tracer = Tracer(puzzle, show=args.trace, gif=args.trace_gif)
-        found = []
-        solving = solve(puzzle, backend, limit=limit, timeout=args.timeout, observer=tracer,
-                        **options)
-        try:
-            for sol in solving:
-                found.append(sol)
-                if stream is not None and (show_all or len(found) == 1):
-                    stream.write(("\n" if len(found) > 1 else "")
-                                 + "\n".join(sol.strings()) + "\n")
-                    stream.flush()
-        except SearchTimeout:
-            pass
-        finally:
-            if tracer is not None:
-                _close_trace(tracer, found, args.trace_gif)
         name = label(args, idx, total)
-        say(f"{name}: {summary(len(found), limit, solving.ending)} "
-            f"[{solving.seconds:.2f} s, backend {backend}]")
-        complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
-        results.append(Solved(idx, puzzle, found, complete))
-        if args.verify and complete:
-            status = worse(status, _verify(name, puzzle, backend, found, limit, args.timeout))
-        if not complete:
-            status = worse(status, ExitStatus.TIME_LIMIT)
-        elif not found:
-            status = worse(status, ExitStatus.NO_SOLUTION)
+        with about(name):
+            if stream is not None and len(pairs) > 1:
+                stream.write(f"== puzzle {idx}{': ' + puzzle.title if puzzle.title else ''} "
+                             f"({puzzle.size})\n")
+            tracer = None
+            if tracing:
+                from ..io.trace import Tracer
+
+                tracer = Tracer(puzzle, show=args.trace, gif=args.trace_gif)
+            found = []
+            solving = solve(puzzle, backend, limit=limit, timeout=args.timeout, observer=tracer,
+                            **options)
+            try:
+                for sol in solving:
+                    found.append(sol)
+                    if stream is not None and (show_all or len(found) == 1):
+                        show(stream, puzzle, sol, len(found))
+                    if len(found) == MANY and limit is None:
+                        say(f"{name}: {MANY} solutions so far, and every one will be "
+                            f"{'written' if stream is None else 'shown'} (Ctrl-C stops; "
+                            "--limit N keeps the first N; 'satnono count' counts them)")
+            except SearchTimeout:
+                pass
+            except KeyboardInterrupt as exc:
+                raise stopped(exc, len(found), args.output) from None
+            finally:
+                if tracer is not None:  # in what is left of the time limit, if there is one
+                    left = solving.deadline.remaining()
+                    say(tracer.finish(found, None if left is None else max(left, 0.5)))
+            say(f"{name}: {summary(len(found), limit, solving.ending)} "
+                f"[{solving.seconds:.2f} s, backend {backend}]")
+            complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
+            record = solve_record(shown(args.puzzle), idx, puzzle, found, solving.ending,
+                                  solving.verdict, solving.seconds, backend, solving)
+            results.append(Solved(idx, puzzle, found, complete, record))
+            if args.verify and complete:
+                status = worse(status, _verify(name, puzzle, backend, found, limit, args.timeout))
+            if not complete:
+                status = worse(status, ExitStatus.TIME_LIMIT)
+            elif not found:
+                status = worse(status, ExitStatus.NO_SOLUTION)
     if stream is None:
         why_not = write_solutions(args.output, fmt, results, show_all)
         if why_not:
             say(why_not)
     return status
-
-
-def _close_trace(tracer: Tracer, found: list[Solution], gif: str | None) -> None:
-    from ..logic.board import Board
-
-    tracer.close(Board.from_solution(found[-1]) if found else None)
-    say(f"trace: {tracer.steps} steps" + (f"; animation written to {gif}" if gif else ""))
 
 
 def _verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],

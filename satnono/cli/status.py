@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ..errors import (
+    Interrupted,
     SatnonoError,
     SearchTimeout,
     SolverFailed,
@@ -37,6 +38,14 @@ def status_of(exc: SatnonoError) -> ExitStatus:
     if isinstance(exc, SearchTimeout):
         return ExitStatus.TIME_LIMIT
     return ExitStatus.BAD_INPUT
+
+
+def stopped(exc: KeyboardInterrupt, found: int, output: str | None) -> Interrupted:
+    """Ctrl-C or SIGTERM during a search: what was found, and that nothing was written."""
+    status = exc.status if isinstance(exc, Interrupted) else int(ExitStatus.INTERRUPTED)
+    how = "interrupted" if status == ExitStatus.INTERRUPTED else "terminated"
+    file = f"; {output} was not written" if output not in (None, "-") else ""
+    return Interrupted(f"{how}: {found} solution(s) found, search incomplete{file}", status)
 
 
 def worse(a: int, b: int) -> int:

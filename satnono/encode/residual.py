@@ -170,8 +170,8 @@ def _states(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-#: clauses between two checks of the deadline and of the memory left while encoding
-CHECK_EVERY = 1_000_000
+#: clauses between two checks of the memory left while encoding
+CHECK_EVERY = 100_000
 
 
 def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> Encoding:
@@ -189,9 +189,9 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> En
         full = (1 << n) - 1
         encode_line(enc, line, lengths[line.axis][line.index], n, full & ~may_empty,
                     full & ~may_fill, _cell_vars(enc, line))
+        deadline.check()  # a line of a large board costs milliseconds, the clock nothing
         if len(enc.clauses) >= check_at:
             check_at = len(enc.clauses) + CHECK_EVERY
-            deadline.check()
             ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
 

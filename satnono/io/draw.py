@@ -36,6 +36,20 @@ def layout(puzzle: Puzzle, cell: int | None, clues: bool) -> Layout:
     return Layout(cell, left, top, left + w * cell + pad, top + h * cell + pad)
 
 
+#: drawings larger than this are refused before any pixel is drawn
+MAX_PIXELS = 100_000_000
+
+
+def check_size(puzzle: Puzzle, cell: int | None, clues: bool) -> None:
+    """Refuse a drawing that would not fit in memory, with its size, before drawing it."""
+    from ..errors import UsageError
+
+    lay = layout(puzzle, cell, clues)
+    if lay.width * lay.height > MAX_PIXELS:
+        raise UsageError(f"the drawing would be {lay.width}x{lay.height} pixels, more than the "
+                         f"{MAX_PIXELS:,} satnono draws; give a smaller --cell")
+
+
 def _cells(puzzle: Puzzle, grid: list[list[int | None]] | None):
     for r in range(puzzle.height):
         for c in range(puzzle.width):

@@ -31,6 +31,26 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+#: images claiming more pixels than this are refused before they are decoded
+MAX_PIXELS = 64_000_000
+
+
+def _read_bounded(path: str) -> bytes:
+    from .formats import max_bytes
+
+    limit = max_bytes()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise ParseError("no such file", path) from None
+    except OSError as exc:
+        raise ParseError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    if len(data) > limit:
+        raise ParseError(f"the file is larger than the {limit:,} bytes accepted", path)
+    return data
+
+
 def read_image(path: str, *, threshold: int = 128, invert: bool = False,
                size: tuple[int, int] | None = None, data: bytes | None = None) -> Solution:
     """Cells darker than ``threshold`` (0..255) are filled; transparent pixels are empty.
@@ -39,8 +59,14 @@ def read_image(path: str, *, threshold: int = 128, invert: bool = False,
         from PIL import Image, UnidentifiedImageError
     except ImportError:  # pragma: no cover - Pillow is a dependency
         raise ParseError("reading images needs Pillow (pip install pillow)", path) from None
+    if data is None:
+        data = _read_bounded(path)
     try:
-        with Image.open(path if data is None else io.BytesIO(data)) as img:
+        with Image.open(io.BytesIO(data)) as img:
+            w, h = img.size  # from the header: nothing decoded yet
+            if w * h > MAX_PIXELS:
+                raise ParseError(f"the image claims {w}x{h} pixels, more than the "
+                                 f"{MAX_PIXELS:,} satnono decodes", path)
             img.load()
             if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info:
                 rgba = img.convert("RGBA")
@@ -49,7 +75,7 @@ def read_image(path: str, *, threshold: int = 128, invert: bool = False,
             grey = img.convert("L")
     except FileNotFoundError:
         raise ParseError("no such file", path) from None
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
         raise ParseError(f"not a readable image ({exc})", path) from None
     if size is not None and size != grey.size:
         grey = grey.resize(size, Image.Resampling.BOX)

@@ -7,16 +7,16 @@ more puzzles into a file, atomically.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import IO
+from dataclasses import dataclass, field
+from typing import IO, Any
 
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution, canonical_order
 from .formats import non
 from .formats.picture import pbm_write
 from .output import atomic_output
+from .records import line
 
 #: Output formats for solutions, with the file extensions that select them.
 SOLUTION_FORMATS = {"sol": (".sol",), "text": (".txt",), "pbm": (".pbm",), "json": (".json",),
@@ -48,6 +48,51 @@ def write_sol(out: IO[str], solutions: Iterable[Solution]) -> int:
     return n
 
 
+def drawing(puzzle: Puzzle, sol: Solution, columns: int = 80) -> list[str] | None:
+    """The solution as a terminal shows it: a block per filled cell, the clues in the
+    margins; None when it would not fit in ``columns`` characters.
+
+    >>> p = Puzzle(((2,), (1,)), ((2,), (1,)))
+    >>> for line in drawing(p, Solution.from_strings(["##", "#."])):
+    ...     print(line)
+       2 1
+    2 ████
+    1 ██
+    """
+    lengths = puzzle.lengths
+    cell = max(2, max((len(str(n)) + 1 for c in lengths[1] for n in c), default=2))
+    row_text = [" ".join(map(str, c)) for c in lengths[0]]
+    margin = max(map(len, row_text), default=0) + 1
+    if margin + cell * puzzle.width > columns:
+        return None
+    depth = max(map(len, lengths[1]), default=0)
+    out = []
+    for k in range(depth):
+        heads = []
+        for c in lengths[1]:
+            i = k - (depth - len(c))
+            heads.append(str(c[i]).rjust(cell) if i >= 0 else " " * cell)
+        out.append(" " * margin + "".join(heads).rstrip())
+    for r, text in enumerate(row_text):
+        cells = "".join(("█" if sol.filled(r, c) else " ") * cell
+                        for c in range(puzzle.width))
+        out.append((text.rjust(margin - 1) + " " + cells).rstrip())
+    return out
+
+
+def show(out: IO[str], puzzle: Puzzle, sol: Solution, number: int) -> None:
+    """Write one solution as it is found: drawn with its clues on a terminal that has room
+    for it, as plain rows of ``#`` and ``.`` otherwise (for pipes and files). ``number``
+    counts from 1; solutions after the first are set apart by a blank line."""
+    import shutil
+
+    lines = None
+    if out.isatty():
+        lines = drawing(puzzle, sol, shutil.get_terminal_size().columns)
+    out.write(("\n" if number > 1 else "") + "\n".join(lines or sol.strings()) + "\n")
+    out.flush()
+
+
 def write_text(out: IO[str], solutions: Iterable[Solution]) -> int:
     n = 0
     for sol in solutions:
@@ -56,15 +101,6 @@ def write_text(out: IO[str], solutions: Iterable[Solution]) -> int:
         out.write("\n".join(sol.strings()) + "\n")
         n += 1
     return n
-
-
-def json_solutions(solutions: list[Solution], complete: bool, **extra: object) -> dict:
-    return {**extra, "solutions": [sol.strings() for sol in solutions], "complete": complete}
-
-
-def write_json(out: IO[str], solutions: list[Solution], complete: bool) -> None:
-    json.dump(json_solutions(solutions, complete), out, indent=1)
-    out.write("\n")
 
 
 def pbm(solutions: Iterable[Solution]) -> bytes:
@@ -80,13 +116,14 @@ def non_with_goal(puzzle: Puzzle, sol: Solution) -> str:
 
 @dataclass
 class Solved:
-    """The solutions found for one puzzle of a file (``index`` from 1), and whether the
-    search was complete."""
+    """The solutions found for one puzzle of a file (``index`` from 1), whether the search
+    was complete, and the machine record of it (:mod:`satnono.io.records`)."""
 
     index: int
     puzzle: Puzzle
     solutions: list[Solution]
     complete: bool
+    record: dict[str, Any] = field(default_factory=dict)
 
 
 def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all: bool
@@ -96,14 +133,10 @@ def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all:
     search is incomplete and the format cannot say so, or there is nothing to draw. The
     olympiad's ``.sol`` lists its solutions in :func:`canonical_order`."""
     where = path or "the output"
-    if fmt == "json":
-        several = len(results) > 1
-        items = [json_solutions(r.solutions, r.complete,
-                                **({"index": r.index, "title": r.puzzle.title} if several
-                                   else {})) for r in results]
+    if fmt == "json":  # one record per puzzle, one per line
         with atomic_output(path) as out:
-            json.dump(items if several else items[0], out, indent=1)
-            out.write("\n")
+            for r in results:
+                out.write(line(r.record))
         return None
     if any(not r.complete for r in results):
         return (f"not writing {where}: the search is incomplete and {fmt} cannot say so "

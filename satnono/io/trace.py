@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO
+from collections.abc import Iterator
+from typing import IO, Any
 
 from ..logic.board import Board
 from ..logic.events import Backtrack, Event, Found, Learnt
 from ..model.grid import ROW, Line
 from ..model.puzzle import Puzzle
+from ..model.solution import Solution
 
 #: frames kept for a GIF; beyond it every other frame is dropped (and the stride doubles)
 MAX_FRAMES = 600
@@ -74,23 +76,50 @@ class Tracer:
         elif self.show:
             self.out.write(text + "\n")
 
-    def _renderable(self, board: Board, focus: Line | None):
+    def _renderable(self, board: Board, focus: Line | None) -> Any:
+        """The board and the last steps, fitted to the terminal: two characters a cell
+        where there is room, one where the puzzle is wide, and two rows a character line
+        (half blocks) where it is tall."""
+        import shutil
+
         from rich.text import Text
 
         h, w = board.height, board.width
+        size = shutil.get_terminal_size()
+        wide = 2 if 2 * w <= size.columns else 1
+        tall = h + 8 > size.lines
         t = Text()
-        for r in range(h):
+
+        def colour(r: int, c: int) -> str:
+            v = board.get(r, c) if r < h else 0
+            on = r < h and focus is not None and \
+                focus.index == (r if focus.axis is ROW else c)
+            return ("red" if on else "white") if v == 1 else \
+                ("grey23" if on else "black") if v == 0 else "grey50"
+
+        for r in range(0, h, 2 if tall else 1):
             for c in range(w):
-                v = board.get(r, c)
-                on_line = focus is not None and focus.index == (r if focus.axis is ROW else c)
-                ch = "██" if v == 1 else "· " if v == 0 else "░░"
-                t.append(ch, style="bold red" if on_line and v == 1 else
-                         "on grey23" if on_line else "")
+                if tall:  # the upper cell in the foreground, the lower in the background
+                    t.append("▀" * wide, style=f"{colour(r, c)} on {colour(r + 1, c)}")
+                else:
+                    v = board.get(r, c)
+                    on = focus is not None and focus.index == (r if focus.axis is ROW else c)
+                    ch = "█" * wide if v == 1 else ("· " if v == 0 else "░░")[:wide]
+                    t.append(ch, style="bold red" if on and v == 1 else
+                             "on grey23" if on else "")
             t.append("\n")
         t.append("\n".join(self._log), style="dim")
         return t
 
-    def close(self, final: Board | None = None) -> None:
+    def finish(self, solutions: list[Solution], seconds: float | None = None) -> str:
+        """Close on the last solution found (if any), writing the animation in ``seconds``
+        at most; what was traced, in words."""
+        self.close(Board.from_solution(solutions[-1]) if solutions else None, seconds)
+        return f"trace: {self.steps} steps" + (
+            f"; animation written to {self.gif}" if self.gif else "")
+
+    def close(self, final: Board | None = None, seconds: float | None = None) -> None:
+        """Show the final board; write the animation, in ``seconds`` at most."""
         if self._live is not None:
             if final is not None:
                 self._live.update(self._renderable(final, None), refresh=True)
@@ -99,7 +128,7 @@ class Tracer:
         if self.gif is not None and self.frames:
             if final is not None:
                 self.frames.append(_frame(final, None))
-            write_gif(self.gif, self.puzzle, self.frames)
+            write_gif(self.gif, self.puzzle, self.frames, seconds)
 
 
 def _frame(board: Board, focus: Line | None) -> Frame:
@@ -109,32 +138,67 @@ def _frame(board: Board, focus: Line | None) -> Frame:
     return tuple(rows[0]), tuple(rows[1]), focus
 
 
-def write_gif(path: str, puzzle: Puzzle, frames: list[Frame]) -> None:
+#: the palette: empty, filled, unknown; then the same on the line being analysed
+_PALETTE = [255, 255, 255, 17, 17, 17, 185, 185, 185, 255, 190, 190, 190, 20, 20, 230, 150, 150]
+#: frames are drawn about this many pixels on their longer side
+_FRAME_SIDE = 640
+# every byte with its bits in reverse order: row masks (bit c = column c) to the packed
+# bits of a 1-bit image (the first pixel in the high bit)
+_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def _layer(masks: tuple[int, ...], width: int) -> Any:
+    """A 1-bit image with a pixel set for every set bit of the row masks."""
+    from PIL import Image
+
+    nb = (width + 7) // 8
+    data = b"".join(m.to_bytes(nb, "little").translate(_REVERSED) for m in masks)
+    return Image.frombytes("1", (width, len(masks)), data)
+
+
+def _image(frame: Frame, w: int, h: int, cell: int) -> Any:
+    """One frame, one pixel per cell drawn in C, then scaled up."""
+    from PIL import Image
+
+    may_empty, may_fill, focus = frame
+    full = (1 << w) - 1
+    img = Image.new("P", (w, h), 0)
+    img.putpalette(_PALETTE + [0] * (768 - len(_PALETTE)))
+    img.paste(1, None, _layer(tuple(full & ~m for m in may_empty), w))  # filled
+    img.paste(2, None, _layer(tuple(a & b for a, b in zip(may_empty, may_fill)), w))
+    if focus is not None:
+        box = (0, focus.index, w, focus.index + 1) if focus.axis is ROW else \
+            (focus.index, 0, focus.index + 1, h)
+        img.paste(img.crop(box).point(lambda v: v + 3), box)
+    return img.resize((w * cell, h * cell), Image.Resampling.NEAREST)
+
+
+def write_gif(path: str, puzzle: Puzzle, frames: list[Frame], seconds: float | None = None
+              ) -> int:
     """One frame per recorded step: filled black, empty white, unknown grey, the line being
-    analysed tinted. Written atomically."""
-    from PIL import Image, ImageDraw
+    analysed tinted; written atomically. With ``seconds``, frames are left out (the last,
+    the solution, never) once drawing and encoding them has taken that long, so that a
+    time limit holds for the animation too. Returns the frames written."""
 
     from .output import atomic_output
 
     w, h = puzzle.width, puzzle.height
-    cell = max(2, min(16, 640 // max(w, h)))
-    images = []
-    for may_empty, may_fill, focus in frames:
-        img = Image.new("P", (w * cell, h * cell))
-        img.putpalette([255, 255, 255, 17, 17, 17, 185, 185, 185, 255, 190, 190, 190, 20, 20,
-                        230, 150, 150] + [0] * (256 - 6) * 3)
-        d = ImageDraw.Draw(img)
-        for r in range(h):
-            for c in range(w):
-                filled = not may_empty[r] >> c & 1
-                empty = not may_fill[r] >> c & 1
-                on = focus is not None and focus.index == (r if focus.axis is ROW else c)
-                colour = (1 if filled else 0 if empty else 2) + (3 if on else 0)
-                if colour:
-                    d.rectangle((c * cell, r * cell, (c + 1) * cell - 1, (r + 1) * cell - 1),
-                                fill=colour)
-        images.append(img)
-    durations = [60] * (len(images) - 1) + [2500]
+    cell = max(1, min(16, _FRAME_SIDE // max(w, h)))
+    stop = None if seconds is None else time.monotonic() + seconds
+    written = [0]
+
+    def images() -> Iterator[Any]:
+        for k, frame in enumerate(frames[1:], 1):
+            if stop is not None and time.monotonic() > stop and k < len(frames) - 1:
+                continue
+            written[0] += 1
+            img = _image(frame, w, h, cell)
+            if k == len(frames) - 1:
+                img.info["duration"] = 2500  # the solution stays on screen
+            yield img
+
+    first = _image(frames[0], w, h, cell)
     with atomic_output(path, binary=True) as fh:
-        images[0].save(fh, format="GIF", save_all=True, append_images=images[1:],
-                       duration=durations, loop=0, optimize=False)
+        first.save(fh, format="GIF", save_all=True, append_images=images(), duration=60,
+                   loop=0, optimize=False)
+    return written[0] + 1

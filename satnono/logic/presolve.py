@@ -44,7 +44,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     puzzle = ctx.puzzle
     board = Board(puzzle.width, puzzle.height)
     with gc_paused():
-        if not propagate(ctx, board):
+        if not propagate(ctx, board, deadline=deadline):
             return _done(ctx, Presolved(None))
         by_line = board.known()
         if probing and not board.solved():

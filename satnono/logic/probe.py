@@ -12,6 +12,7 @@ the parent merges what they found, and passes repeat until none finds anything.
 
 from __future__ import annotations
 
+import os
 from multiprocessing.connection import Connection
 from operator import or_
 
@@ -29,13 +30,15 @@ PARALLEL_MIN_UNKNOWN = 300
 Score = tuple[int, int]
 
 
-def _branch(ctx: Context, board: Board, r: int, c: int, value: int) -> Board | None:
+def _branch(ctx: Context, board: Board, r: int, c: int, value: int, deadline: Deadline
+            ) -> Board | None:
     b = board.copy()
     b.set(r, c, value)
     ctx.stats.probes += 1
     observer, ctx.observer = ctx.observer, None  # a probe's own steps are not the solving's
     try:
-        return b if propagate(ctx, b, (ctx.lines[ROW][r], ctx.lines[COLUMN][c])) else None
+        lines = (ctx.lines[ROW][r], ctx.lines[COLUMN][c])
+        return b if propagate(ctx, b, lines, deadline) else None
     finally:
         ctx.observer = observer
 
@@ -56,15 +59,15 @@ def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
             continue
         if deadline.passed():
             raise deadline.expired()
-        one = _branch(ctx, board, r, c, 1)
-        zero = _branch(ctx, board, r, c, 0) if one is not None else None
+        one = _branch(ctx, board, r, c, 1, deadline)
+        zero = _branch(ctx, board, r, c, 0, deadline) if one is not None else None
         if one is None or zero is None:
             # a refuted value: the cell takes the other one
             value = 0 if one is None else 1
             board.set(r, c, value)
             if ctx.observer is not None:
                 ctx.observer(Refuted((r, c), 1 - value), board)
-            if not propagate(ctx, board, (rows[r], cols[c])):
+            if not propagate(ctx, board, (rows[r], cols[c]), deadline):
                 return False, True, None, best_score
             changed = True
             continue
@@ -73,7 +76,7 @@ def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
         if dirty:
             if ctx.observer is not None:
                 ctx.observer(Agreed((r, c), agreed), board)
-            if not propagate(ctx, board, dirty):
+            if not propagate(ctx, board, dirty, deadline):
                 return False, True, None, best_score
             changed = True
             continue
@@ -135,11 +138,11 @@ def _shares(cells: list[Cell], n: int) -> list[list[Cell]]:
     return [cells[i * size:(i + 1) * size] for i in range(n)]
 
 
-def _worker(conn: Connection, ctx: Context, deadline: Deadline) -> None:
+def _worker(conn: Connection, parent: int, ctx: Context, deadline: Deadline) -> None:
     """A helper process's loop: a board and cells in, the pass's outcome and board out."""
-    from ..runtime.child import expendable
+    from ..runtime.child import settle
 
-    expendable()
+    settle(parent)
     try:
         while True:
             may, cells = conn.recv()
@@ -174,7 +177,8 @@ def _probe_parallel(ctx: Context, board: Board, deadline: Deadline, workers: int
     try:
         for _ in range(workers - 1):
             mine, theirs = fork.Pipe()
-            proc = fork.Process(target=_worker, args=(theirs, ctx, deadline), daemon=True)
+            proc = fork.Process(target=_worker, args=(theirs, os.getpid(), ctx, deadline),
+                                daemon=True)
             proc.start()
             theirs.close()
             conns.append(mine)
@@ -209,7 +213,7 @@ def _probe_parallel(ctx: Context, board: Board, deadline: Deadline, workers: int
                 if score > best_score:  # shares come in cell order: the first best wins
                     best, best_score = cell, score
                 dirty.update(_merge(ctx, board, layers)[0])
-            if dirty and not propagate(ctx, board, sorted(dirty)):
+            if dirty and not propagate(ctx, board, sorted(dirty), deadline):
                 return False, None
             if not changed:
                 return True, best

@@ -11,14 +11,21 @@ from collections.abc import Iterable
 
 from ..model.grid import Line
 from ..model.puzzle import Puzzle
+from ..runtime.deadline import NO_DEADLINE, Deadline
 from .board import Board
 from .context import Context
 from .events import Contradiction, LineSolved
 
+#: line solves between two looks at the clock
+CLOCK_EVERY = 256
 
-def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None) -> bool:
+
+def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
+              deadline: Deadline = NO_DEADLINE) -> bool:
     """Run line analysis to a fixed point; False on a contradiction (the board is then
-    garbage). ``dirty`` lists the lines to start from (every line when None).
+    garbage). ``dirty`` lists the lines to start from (every line when None). On a board of
+    a million cells a fixed point takes seconds, so the deadline is looked at every
+    :data:`CLOCK_EVERY` line solves (SearchTimeout when it has passed).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((3,), (1,)), columns=((2,), (1,), (1,)))
@@ -36,12 +43,18 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None) -
         queued[axis][i] = 1
     head = 0
     solves = 0
+    clock = CLOCK_EVERY if deadline.limited else -1
     while head < len(queue):
         line = queue[head]
         head += 1
         axis, i = line
         queued[axis][i] = 0
         solves += 1
+        if solves == clock:
+            clock += CLOCK_EVERY
+            if deadline.passed():
+                ctx.stats.line_solves += solves
+                raise deadline.expired()
         own = may[axis]
         may_empty, may_fill = own[0], own[1]
         e, f = may_empty[i], may_fill[i]

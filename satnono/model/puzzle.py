@@ -287,7 +287,9 @@ def validate(puzzle: Puzzle) -> Puzzle:
     satnono.errors.InvalidPuzzle: row 1: clue 3 needs 3 cells, the row has 2
     """
     if not isinstance(puzzle, Puzzle):
-        raise InvalidPuzzle(f"expected a satnono Puzzle, got {type(puzzle).__name__}")
+        hint = ("; read a file with satnono.load(path)"
+                if isinstance(puzzle, (str, bytes)) or hasattr(puzzle, "__fspath__") else "")
+        raise InvalidPuzzle(f"expected a satnono Puzzle, got {type(puzzle).__name__}{hint}")
     found = problems(puzzle)
     if found:
         raise InvalidPuzzle("; ".join(p.message for p in found))

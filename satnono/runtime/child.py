@@ -15,7 +15,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from ..errors import ChildDied, SolverFailed
+from ..errors import ChildDied, SearchTimeout, SolverFailed
 from .deadline import Deadline
 
 _END = "__end__"
@@ -30,10 +30,30 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def expendable() -> None:
-    """Make this (child) process the one the kernel kills first when memory runs out, so
-    that the parent lives to say what happened instead of vanishing with it. Raising
-    one's own score needs no privilege; where it cannot be done, nothing changes."""
+def settle(parent: int) -> None:
+    """What every child process does first, so that it never outlives its purpose:
+
+    * it dies with its parent, whatever ends the parent (SIGKILL included: the kernel's
+      parent-death signal, ``prctl(PR_SET_PDEATHSIG)``), and at once if the parent is
+      already gone;
+    * it leaves Ctrl-C and SIGTERM to the parent, which stops its children and reports
+      what was found;
+    * it is the one the kernel kills first when memory runs out, so that the parent lives
+      to say what happened instead of vanishing with it.
+
+    Each step needs no privilege; where one cannot be done (not Linux), it is skipped.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
     try:
         with open("/proc/self/oom_score_adj", "w") as f:
             f.write("1000")
@@ -61,12 +81,15 @@ Job = tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]
 """A generator function and its arguments, to run in a child."""
 
 
-def _child(conn: Connection, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
-    expendable()
+def _child(conn: Connection, parent: int, fn: Callable[..., Iterator[Any]],
+           args: tuple[Any, ...]) -> None:
+    settle(parent)
     try:
         for item in fn(*args):
             conn.send(item)
         conn.send(_END)
+    except SearchTimeout:  # the child's own clock ran out first: the parent's answer
+        conn.send(("__timeout__", ""))
     except BaseException as exc:  # pragma: no cover - reported to the parent
         conn.send(("__error__", f"{type(exc).__name__}: {exc}"))
     finally:
@@ -74,21 +97,22 @@ def _child(conn: Connection, fn: Callable[..., Iterator[Any]], args: tuple[Any, 
 
 
 def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], deadline: Deadline,
-           what: str = "solver", size: str = "") -> Iterator[Any]:
-    """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline;
-    SearchTimeout at ``deadline`` (its ``found`` is the number of items yielded before it)."""
-    return race([(fn, args)], deadline, what, size)
+           what: str = "solver", size: str = "", always: bool = False) -> Iterator[Any]:
+    """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline (or
+    ``always``: for a solver that cannot be stopped otherwise); SearchTimeout at
+    ``deadline`` (its ``found`` is the number of items yielded before it)."""
+    return race([(fn, args)], deadline, what, size, always)
 
 
-def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = ""
-         ) -> Iterator[Any]:
+def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = "",
+         always: bool = False) -> Iterator[Any]:
     """Start every job's generator in its own child; the first child to yield goes on
     alone and the others are killed. For jobs that yield the same items by different
     searches (a portfolio), this takes the luckiest search on each input: what one
     search gains on one puzzle another often loses on the next. A child that dies before
     yielding drops out of the race; ChildDied when none is left, or when the winner dies
     (``size``, what the children were given, is added to its message)."""
-    if len(jobs) == 1 and not deadline.limited:  # nothing to race, nothing to kill
+    if len(jobs) == 1 and not deadline.limited and not always:  # nothing to race or kill
         fn, args = jobs[0]
         yield from fn(*args)
         return
@@ -101,7 +125,7 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
     try:
         for fn, args in jobs:
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(child, fn, args), daemon=True)
+            proc = ctx.Process(target=_child, args=(child, os.getpid(), fn, args), daemon=True)
             proc.start()
             child.close()
             procs.append(proc)
@@ -132,6 +156,8 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         while True:
             if item == _END:
                 return
+            if isinstance(item, tuple) and len(item) == 2 and item[0] == "__timeout__":
+                raise deadline.expired(found)
             if isinstance(item, tuple) and len(item) == 2 and item[0] == "__error__":
                 raise SolverFailed(f"the {what} failed: {item[1]}")
             found += 1

@@ -24,16 +24,49 @@ from ..errors import OutOfMemory
 BYTES_PER_CLAUSE = 140
 
 
-def available() -> int | None:
-    """Bytes the kernel can still hand out without swapping (None: not known here)."""
+def _field(path: str, key: str) -> int | None:
+    """A ``key: value kB`` line of a /proc file, in bytes."""
     try:
-        with open("/proc/meminfo") as f:
+        with open(path) as f:
             for line in f:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(key):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def _number(path: str) -> int | None:
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def available() -> int | None:
+    """Bytes this process can still take (None: not known here): the least of what the
+    machine has free without swapping, what is left under the process's own address-space
+    limit (``ulimit -v``, ``prlimit --as``), and what is left in its control group
+    (cgroup v2 ``memory.max``, the limit of a container or a systemd unit)."""
+    limits = []
+    free = _field("/proc/meminfo", "MemAvailable:")
+    if free is not None:
+        limits.append(free)
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            used = _field("/proc/self/status", "VmSize:") or 0
+            limits.append(max(soft - used, 0))
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not POSIX
+        pass
+    cap = _number("/sys/fs/cgroup/memory.max")
+    if cap is not None:
+        limits.append(max(cap - (_number("/sys/fs/cgroup/memory.current") or 0), 0))
+    return min(limits) if limits else None
 
 
 def ensure_room(clauses: int, doing: str) -> None:
@@ -43,8 +76,8 @@ def ensure_room(clauses: int, doing: str) -> None:
     if free is not None and needed > free:
         raise OutOfMemory(
             f"out of memory {doing}: a SAT solver's copy of {clauses:,} clauses of the "
-            f"residual CNF needs about {_gb(needed)}, more than the {_gb(free)} free "
-            "(logic leaves too much of this puzzle open to search it on this machine)")
+            f"residual CNF needs about {_gb(needed)}, more than the {_gb(free)} this process "
+            "can still take (logic leaves too much of this puzzle open to search it here)")
 
 
 def _gb(n: int) -> str:

@@ -22,9 +22,10 @@ from ...logic.board import Board
 from ...logic.context import Context
 from ...logic.events import Contradiction, LineSolved
 from ...logic.line import remember
+from ...logic.propagate import CLOCK_EVERY
 from ...model.grid import COLUMN, ROW, Cell
 from ...model.solution import Solution
-from ...runtime.deadline import Deadline
+from ...runtime.deadline import NO_DEADLINE, Deadline
 from .cdcl import BUSY, CDCL, IDLE
 
 if TYPE_CHECKING:
@@ -85,10 +86,12 @@ class LineTheory:
     Lines are numbered here, rows first, only so that reasons fit in the search's ints.
     """
 
-    def __init__(self, ctx: Context, board: Board):
+    def __init__(self, ctx: Context, board: Board, deadline: Deadline = NO_DEADLINE):
         puzzle = ctx.puzzle
         self.ctx = ctx
         self.board = board
+        self.deadline = deadline
+        self.clock = CLOCK_EVERY if deadline.limited else -1  # the step count to look at it
         self.h, self.w = h, w = puzzle.height, puzzle.width
         self.lines = [*ctx.lines[ROW], *ctx.lines[COLUMN]]
         self.clues = [ctx.clues[line.axis][line.index] for line in self.lines]
@@ -148,6 +151,9 @@ class LineTheory:
         e, f = may[0][i], may[1][i]
         ctx = self.ctx
         ctx.stats.line_solves += 1
+        if ctx.stats.line_solves >= self.clock >= 0:
+            self.clock = ctx.stats.line_solves + CLOCK_EVERY
+            self.deadline.check()
         res = ctx.cache.solve(self.clues[k], self.w if axis is ROW else self.h, e, f)
         if res is None:
             if ctx.observer is not None:
@@ -226,7 +232,7 @@ def search_learning(ctx: Context, board: Board | None = None, *,
     """Every solution below ``board`` (the empty board when None), each once, lazily."""
     puzzle = ctx.puzzle
     start = board.copy() if board is not None else Board(puzzle.width, puzzle.height)
-    theory = LineTheory(ctx, start)
+    theory = LineTheory(ctx, start, deadline)
     observer = ctx.observer
     trace = None if observer is None else (lambda event: observer(event, start))
     search: CDCL[Solution] = CDCL(puzzle.width * puzzle.height, theory, ctx.stats, trace)

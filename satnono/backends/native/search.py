@@ -50,7 +50,7 @@ def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
         if observer is not None and dirty:
             r, c = dirty[0].index, dirty[1].index
             observer(Branch((r, c), board.get(r, c) or 0, depth), board)
-        if not propagate(ctx, board, dirty):
+        if not propagate(ctx, board, dirty, deadline):
             if observer is not None:
                 observer(Backtrack(depth), board)
             continue

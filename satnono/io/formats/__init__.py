@@ -30,7 +30,8 @@ from . import (
 )
 from ._common import decode
 
-#: Files larger than this are refused before reading: no real puzzle comes close.
+#: Inputs larger than this are refused: no real puzzle comes close. ``$SATNONO_MAX_BYTES``
+#: sets another limit.
 MAX_BYTES = 64 * 1024 * 1024
 #: how standard input is named in messages
 STDIN = "<stdin>"
@@ -122,27 +123,36 @@ def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> li
     raise first_error
 
 
+def max_bytes() -> int:
+    """The largest input read: ``$SATNONO_MAX_BYTES``, else :data:`MAX_BYTES`."""
+    text = os.environ.get("SATNONO_MAX_BYTES", "")
+    return int(text) if text.isdigit() and int(text) > 0 else MAX_BYTES
+
+
 def read_stdin() -> bytes:
-    data = sys.stdin.buffer.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ParseError(f"more than the {MAX_BYTES} bytes accepted", STDIN, None)
+    limit = max_bytes()
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise ParseError(f"more than the {limit:,} bytes accepted (SATNONO_MAX_BYTES raises "
+                         "the limit)", STDIN, None)
     return data
 
 
 def read_file(path: str, fmt: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file (``-``: standard input), validated; a ParseError for anything
-    unreadable."""
+    unreadable. Reading stops past :func:`max_bytes` whatever the file claims to be (a
+    device such as ``/dev/zero`` has no size), so no input can exhaust the memory."""
     if path == "-":
         return read_bytes(read_stdin(), STDIN, fmt)
+    limit = max_bytes()
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise ParseError(f"file of {size} bytes is larger than the {MAX_BYTES} accepted",
-                             path, None)
         with open(path, "rb") as fh:
-            data = fh.read()
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise ParseError(f"cannot read the file ({exc.strerror or exc})", path, None) from None
+    if len(data) > limit:
+        raise ParseError(f"the file is larger than the {limit:,} bytes accepted (a puzzle "
+                         "file is far smaller; SATNONO_MAX_BYTES raises the limit)", path, None)
     return read_bytes(data, path, fmt)
 
 

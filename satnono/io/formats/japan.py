@@ -12,7 +12,8 @@ EXTENSIONS = (".dat",)
 
 def sniff(text: str) -> bool:
     first = next((ln.split() for ln in lines_of(text) if ln.strip()), [])
-    return len(first) == 1 and first[0].isdigit() and "param" not in text
+    # a sign too: a count of -3 rows is this format's error to name, not another format's
+    return len(first) == 1 and first[0].lstrip("+-").isdigit() and "param" not in text
 
 
 def read(text: str, path: str | None = None) -> list[Puzzle]:

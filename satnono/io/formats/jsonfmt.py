@@ -64,6 +64,8 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
     except (json.JSONDecodeError, RecursionError) as exc:
         line = getattr(exc, "lineno", None)
         raise ParseError(f"not valid JSON ({getattr(exc, 'msg', exc)})", path, line) from None
+    except ValueError as exc:  # a number of thousands of digits, refused by int()
+        raise ParseError(f"a number too long to read ({str(exc)[:60]})", path, None) from None
     if isinstance(data, list):
         if not data:
             raise ParseError("an empty list holds no puzzle", path, None)

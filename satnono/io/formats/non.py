@@ -28,13 +28,37 @@ def _unquote(value: str) -> str:
     return html.unescape(value)
 
 
-def _clue_tokens(line: str, path: str | None, lineno: int) -> list[str]:
+_CLUE = re.compile(r"[0-9][0-9,\s]*")
+
+
+def _clue_tokens(line: str, path: str | None, lineno: int, key: str, count: int, k: int
+                 ) -> list[str]:
+    first = line.split(maxsplit=1)[0].lower() if line.strip() else ""
+    if first in _KEYS:  # the next section began: this one is short
+        raise ParseError(f"expected {count} {key[:-1]} clues (the {_SIZE[key]}), found {k} "
+                         f"before '{first}'", path, lineno)
     toks = [t for t in re.split(r"[,\s]+", line.strip()) if t]
     for t in toks:
         if not t.isdigit():
-            if re.fullmatch(r"[0-9]+[A-Za-z]", t) or t.isalpha():
+            if re.fullmatch(r"[0-9]+[A-Za-z]", t):
                 raise no_colour(path, lineno)
+            raise ParseError(f"expected a {key[:-1]} clue (block lengths), got "
+                             f"{line.strip()[:40]!r}", path, lineno)
     return toks
+
+
+_SIZE = {"rows": "height", "columns": "width"}
+
+
+def _extra(lines: list[str], i: int, key: str, count: int, path: str | None) -> None:
+    """A clue line after a section's last clue, before the next key, is one too many."""
+    for j in range(i, len(lines)):
+        ln = lines[j].strip()
+        if not ln:
+            continue
+        if _CLUE.fullmatch(ln):
+            raise ParseError(f"more {key[:-1]} clues than the {_SIZE[key]} {count}", path, j + 1)
+        return
 
 
 def read(text: str, path: str | None = None) -> list[Puzzle]:
@@ -71,10 +95,11 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
                 if i >= len(lines):
                     raise ParseError(f"expected {count} {key} clues, the file ends after {k}",
                                      path, i)
-                toks = _clue_tokens(lines[i], path, i + 1)
+                toks = _clue_tokens(lines[i], path, i + 1, key, count, k)
                 clues.append(clue(toks, path, i + 1))
                 where.append(i + 1)
                 i += 1
+            _extra(lines, i, key, count, path)
             sections[key] = (clues, where)
         elif key == "goal":
             if width is None or height is None:

@@ -48,6 +48,7 @@ def nin_read(text: str, path: str | None = None) -> list[Puzzle]:
     w, h, pos = _header(lines, path)
     body = [x for x in lines[pos:] if x[1]]  # no blank clue lines in .nin: 0 is empty
     rows, rl, pos = _take(body, 0, h, "row", path)
+    # the format ends the puzzle after its W+H clue lines: what follows is not part of it
     cols, cl, _ = _take(body, pos, w, "column", path)
     return [checked(Puzzle(tuple(rows), tuple(cols), row_lines=tuple(rl), col_lines=tuple(cl)),
                     path)]

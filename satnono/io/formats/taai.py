@@ -1,6 +1,10 @@
 """The TAAI/TCGA tournament format: ``$n`` then column clues, then row clues (tab-separated).
 
-The headerless variant holds one puzzle: N column lines, then N row lines.
+Puzzles are square, N columns then N rows, one clue a line; an empty line is an empty
+clue (the tournament sets have them), so every line of a ``$n`` block counts. Blank lines
+after a block's last clue separate puzzles, except one that must be an empty last row for
+the columns and rows to pair up. The headerless variant holds one puzzle: N column lines,
+then N row lines.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ def sniff(text: str) -> bool:
 
 def _one(block: list[tuple[int, str]], path: str | None, title: str | None,
          where: int | None) -> Puzzle:
+    block = _trimmed(block)
     if len(block) % 2:
         raise ParseError(f"expected as many column lines as row lines, got {len(block)} lines "
                          "in all", path, where)
@@ -38,6 +43,17 @@ def _one(block: list[tuple[int, str]], path: str | None, title: str | None,
     p = Puzzle(tuple(c for _, c in rows), tuple(c for _, c in cols), title=title,
                row_lines=tuple(i for i, _ in rows), col_lines=tuple(i for i, _ in cols))
     return checked(p, path, where)
+
+
+def _trimmed(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The block without the blank lines that end it, but for one that makes the count of
+    clue lines even (an empty last row)."""
+    end = len(block)
+    while end and not block[end - 1][1]:
+        end -= 1
+    if end % 2 and end < len(block):
+        end += 1
+    return block[:end]
 
 
 def read(text: str, path: str | None = None) -> list[Puzzle]:
@@ -54,11 +70,12 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
                 raise ParseError("clue lines before the first '$n' header", path, i)
             header = (i, m.group(1))
             block = []
-        elif ln:
+        elif ln or header is not None:  # inside a $n block, an empty line is a clue
             block.append((i, ln))
     if header is not None:
         puzzles.append(_one(block, path, f"${header[1]}", header[0]))
     else:
+        block = [x for x in block if x[1]]  # headerless: no empty clue lines
         if not block:
             raise ParseError("the file is empty", path, None)
         puzzles.append(_one(block, path, None, None))

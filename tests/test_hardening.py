@@ -1,0 +1,376 @@
+"""Every input, signal and call gets a clear answer; nothing is silently dropped or
+misreported. Each test here stands for a way a user once got a wrong or unclear result."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import satnono
+from satnono.cli import main
+from satnono.errors import InvalidPuzzle, ParseError, SatnonoError, UsageError
+from satnono.io.formats import read_bytes
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def run(*args: str, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satnono", *args], capture_output=True,
+                          text=True, timeout=timeout, **kw)
+
+
+def perm(tmp_path: Path, n: int) -> Path:
+    """An n×n puzzle with n! solutions (one 1-block per line)."""
+    p = tmp_path / f"perm{n}.json"
+    p.write_text(json.dumps({"rows": [[1]] * n, "columns": [[1]] * n}))
+    return p
+
+
+# ------------------------------------------------------------------ JSON says how it ended
+
+def test_json_says_why_the_list_ended_and_what_is_known(tmp_path):
+    three = tmp_path / "three.json"  # three solutions
+    three.write_text(json.dumps({"rows": [[1], [1], [1]], "columns": [[1], [1], [1]]}))
+    r = run("solve", str(perm(tmp_path, 3)), "--to", "json", "--limit", "1")
+    got = json.loads(r.stdout)
+    assert got["ending"] == "limit reached" and got["complete"] is False
+    assert got["verdict"] is None and got["count"] == 1  # one solution proves nothing more
+    r = run("solve", str(perm(tmp_path, 3)), "--to", "json")  # the default: two
+    got = json.loads(r.stdout)
+    assert (got["ending"], got["complete"], got["verdict"]) == ("limit reached", False,
+                                                                "multiple")
+    r = run("solve", str(perm(tmp_path, 3)), "--to", "json", "--all")
+    got = json.loads(r.stdout)
+    assert (got["ending"], got["complete"], got["count"]) == ("all found", True, 6)
+    r = run("solve", str(PUZZLES / "car.dat"), "--to", "json")
+    got = json.loads(r.stdout)
+    assert (got["ending"], got["complete"], got["verdict"]) == ("all found", True, "unique")
+
+
+def _records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_every_command_writes_records_of_one_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    from satnono.io.records import COMMON, SCHEMA
+
+    schema = json.loads(SCHEMA.read_text())
+    two = tmp_path / "two.txt"  # a file of two puzzles
+    two.write_text("GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n"
+                   "GRID b\nROWS\n[ 1 ]\n[ 1 ]\nCOLUMNS\n[ 1 ]\n[ 1 ]\n")
+    outputs = {
+        "solve": run("solve", str(two), "--to", "json").stdout,
+        "solve -o": None,
+        "count": run("count", str(two), "--json").stdout,
+        "check": run("check", str(two), "--json").stdout,
+        "check timeout": run("check", str(perm(tmp_path, 12)), "--json", "--timeout",
+                             "0.2").stdout,
+        "count timeout": run("count", str(perm(tmp_path, 12)), "--json", "--timeout", "1",
+                             "--threshold", "10").stdout,
+    }
+    out = tmp_path / "o.json"
+    assert main(["solve", str(two), "-o", str(out)]) == 0
+    outputs["solve -o"] = out.read_text()
+    for what, text in outputs.items():
+        records = _records(text)
+        assert records, what
+        for rec in records:
+            jsonschema.validate(rec, schema)
+            assert set(COMMON) <= set(rec), what
+    assert [r["puzzle"]["index"] for r in _records(outputs["solve"])] == [1, 2]
+    assert [r["verdict"] for r in _records(outputs["check"])] == ["unique", "multiple"]
+    assert _records(outputs["count"])[1]["count"] == 2
+
+
+# ------------------------------------------------------------------ clues are never dropped
+
+@pytest.mark.parametrize("name,text,message", [
+    ("x.non", "width 2\nheight 3\nrows\n1\n1\n1\n0\n0\ncolumns\n2\n1\n",
+     "x.non:7: more row clues than the height 3"),
+    ("x.non", "width 2\nheight 3\nrows\n1\n1\ncolumns\n2\n1\n",
+     "x.non:6: expected 3 row clues (the height), found 2 before 'columns'"),
+    ("x.non", "width 2\nheight 1\nrows\n1 x\ncolumns\n1\n0\n",
+     "x.non:4: expected a row clue (block lengths), got '1 x'"),
+    ("x.nin", "2 2\n1\n1\n1\n", "x.nin:4: expected 2 column clues, the file ends after 1"),
+    ("x.dat", "1\n1 1\n2\n1 1\n1 0\n1 1\n", "x.dat:6: unexpected text after the column clues"),
+    ("x.dat", "-3\n1 1\n2\n1 1\n1 1\n", "x.dat:1: expected the number of rows, got '-3'"),
+])
+def test_extra_missing_or_stray_clues_are_named(name, text, message):
+    with pytest.raises(ParseError) as err:
+        read_bytes(text.encode(), name)
+    assert str(err.value).startswith(message)
+
+
+def test_an_empty_line_in_a_tournament_puzzle_is_an_empty_clue():
+    # 2×2 each: the second column empty; none empty, a blank line after it; the last row
+    # empty, at the end of the file
+    text = "$1\n2\n\n1\n1\n$2\n1\n1\n1\n1\n\n$3\n1\n1\n2\n\n"
+    a, b, c = read_bytes(text.encode(), "t.txt", "taai")
+    assert a.lengths == (((1,), (1,)), ((2,), ())) and a.title == "$1"
+    assert b.lengths == (((1,), (1,)), ((1,), (1,)))
+    assert c.lengths == (((2,), ()), ((1,), (1,)))
+
+
+# ------------------------------------------------------------------ bounded input
+
+def test_an_endless_input_is_refused_not_read(tmp_path):
+    r = run("solve", "/dev/zero", timeout=30)
+    assert r.returncode == 2 and "larger than the" in r.stderr
+    with open("/dev/zero", "rb") as zero:
+        r2 = subprocess.run([sys.executable, "-m", "satnono", "solve", "-"], stdin=zero,
+                            capture_output=True, timeout=60)
+    assert r2.returncode == 2 and b"more than the" in r2.stderr
+    big = tmp_path / "big.non"
+    big.write_bytes(b"width 1\n" + b"#" * 2_000_000)
+    env = dict(os.environ, SATNONO_MAX_BYTES="1000000")
+    r = run("solve", str(big), env=env)
+    assert r.returncode == 2 and "larger than the 1,000,000 bytes accepted" in r.stderr
+
+
+def test_a_picture_claiming_huge_dimensions_is_refused_before_decoding(tmp_path):
+    from PIL import Image
+
+    Image.new("1", (12000, 12000)).save(tmp_path / "huge.png")  # 144 M pixels, tiny file
+    r = run("make", str(tmp_path / "huge.png"), "-o", str(tmp_path / "x.non"), timeout=60)
+    assert r.returncode == 2 and "pixels" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.non").exists()
+
+
+def test_a_json_number_of_thousands_of_digits_is_a_parse_error(tmp_path):
+    f = tmp_path / "long.json"
+    f.write_text('{"rows": [[' + "9" * 5000 + ']], "columns": [[1]]}')
+    for command in (["solve", str(f)], ["convert", str(f), "--to", "non"]):
+        r = run(*command)
+        assert r.returncode == 2 and "number too long" in r.stderr, command
+        assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("cell", ["0", "-3", "100000", "x"])
+def test_render_checks_the_cell_size(tmp_path, cell):
+    r = run("render", str(PUZZLES / "car.dat"), "-o", str(tmp_path / "c.png"), "--cell", cell)
+    assert r.returncode == 2 and "cell size" in r.stderr and not (tmp_path / "c.png").exists()
+
+
+def test_a_drawing_too_large_is_refused_before_drawing(tmp_path):
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"rows": [[1]] * 2000, "columns": [[1]] * 2000}))
+    r = run("render", str(big), "--blank", "-o", str(tmp_path / "b.png"), "--cell", "100")
+    assert r.returncode == 2 and "pixels" in r.stderr and not (tmp_path / "b.png").exists()
+
+
+# ------------------------------------------------------------------ statuses and messages
+
+def test_exit_statuses_agree_across_commands(tmp_path, capsys):
+    two = str(PUZZLES / "two.dat")  # two solutions
+    assert main(["render", two, "-o", str(tmp_path / "t.png")]) == 0  # drawn, with a note
+    assert main(["convert", two, "--to", "grid", "-o", str(tmp_path / "t.txt")]) == 0
+    assert main(["check", two, "--no-rating"]) == 5
+    assert main(["solve", two]) == 0
+    assert "not unique" in capsys.readouterr().err
+
+
+def test_bench_is_clear_about_what_it_cannot_do(tmp_path):
+    r = run("bench", "--report", str(PUZZLES / "car.dat"), "-o", str(tmp_path / "r.md"))
+    assert r.returncode == 2 and "not a satnono bench CSV" in r.stderr
+    assert not (tmp_path / "r.md").exists()
+    r = run("bench", "--report", str(tmp_path / "nope.csv"))
+    assert r.returncode == 2 and "no such file" in r.stderr
+    r = run("bench", "--suite", "survey", env=dict(os.environ, SATNONO_CORPUS=str(tmp_path)))
+    assert r.returncode == 2 and "nothing to run" in r.stderr and "SATNONO_CORPUS" in r.stderr
+
+
+def test_the_newcomers_flags():
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("satnono ")
+    r = run("solve", str(PUZZLES / "car.dat"), "--lmit", "3")  # a typo
+    assert r.returncode == 2 and r.stderr.startswith("usage: satnono solve")
+    assert "unrecognized arguments: --lmit" in r.stderr
+    for command in ("solve", "count", "check", "make", "render", "convert", "bench", "formats"):
+        r = run(command, "--help")
+        lines = r.stdout.splitlines()
+        assert r.returncode == 0 and len([ln for ln in lines if ln and not ln.startswith(
+            (" ", "usage", "options", "positional"))]) >= 1, command  # a description
+
+
+# ------------------------------------------------------------------ the library's contract
+
+@pytest.mark.parametrize("call", [
+    lambda: satnono.solve(None), lambda: satnono.solve("puzzles/car.dat"),
+    lambda: satnono.solve({"rows": []}), lambda: satnono.solve(3),
+    lambda: satnono.count(None), lambda: satnono.uniqueness(None), lambda: satnono.rate(None),
+])
+def test_a_call_without_a_puzzle_says_so(call):
+    with pytest.raises(InvalidPuzzle, match="expected a satnono Puzzle"):
+        call()
+
+
+TWO = satnono.Puzzle(((1,), (1,)), ((1,), (1,)))
+
+
+@pytest.mark.parametrize("call,error", [
+    (lambda: satnono.Puzzle(rows=None, columns=((1,),)), InvalidPuzzle),
+    (lambda: satnono.Puzzle(rows=("1",), columns=((1,),)), InvalidPuzzle),
+    (lambda: satnono.Puzzle(rows=((1.5,),), columns=((1,),)), InvalidPuzzle),
+    (lambda: satnono.solve(TWO, limit="3"), UsageError),
+    (lambda: satnono.solve(TWO, limit=-1), UsageError),
+    (lambda: satnono.solve(TWO, limit=1.5), UsageError),
+    (lambda: satnono.solve(TWO, timeout="5"), UsageError),
+    (lambda: satnono.solve(TWO, timeout=float("nan")), UsageError),
+    (lambda: satnono.solve(TWO, timeout=-1), UsageError),
+    (lambda: satnono.solve(TWO, "cpsat", timeout=0), UsageError),
+    (lambda: satnono.solve(TWO, "nope"), UsageError),
+    (lambda: satnono.solve(TWO, workers=2), None),  # fine: sat takes workers
+    (lambda: satnono.solve(TWO, "native", workers=2), UsageError),
+    (lambda: satnono.solve(TWO, workers="2"), UsageError),
+    (lambda: satnono.solve(TWO, probing="no"), UsageError),
+    (lambda: satnono.count(TWO, method="guess"), UsageError),
+    (lambda: satnono.count(TWO, threshold=0), UsageError),
+    (lambda: satnono.uniqueness(TWO, workers=0), UsageError),
+    (lambda: satnono.uniqueness(TWO, solver="nope"), UsageError),
+    (lambda: satnono.load(str(PUZZLES / "car.dat"), index=2), ParseError),
+])
+def test_wrong_values_are_the_projects_own_errors(call, error):
+    if error is None:
+        list(call())
+        return
+    with pytest.raises(error) as err:
+        result = call()
+        if hasattr(result, "__next__"):
+            list(result)
+    assert isinstance(err.value, SatnonoError) and "\n" not in str(err.value)
+
+
+def test_a_multi_puzzle_file_is_explained_to_the_library_too(tmp_path):
+    two = tmp_path / "two.txt"
+    two.write_text("GRID a\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\nGRID b\nROWS\n[ 1 ]\nCOLUMNS\n[ 1 ]\n")
+    with pytest.raises(ParseError, match="holds 2 puzzles; pick one by its index"):
+        satnono.load(str(two))
+
+
+# ------------------------------------------------------------------ signals
+
+def _children(pid: int) -> set[int]:
+    """Every process descended from ``pid``, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("backend,sig", [("sat:2", signal.SIGTERM), ("sat:2", signal.SIGINT),
+                                          ("sat", signal.SIGINT), ("cpsat", signal.SIGINT),
+                                          ("cpsat:2", signal.SIGTERM),
+                                          ("native", signal.SIGTERM),
+                                          ("plain-sat", signal.SIGINT)])
+def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, backend, sig):
+    name, _, workers = backend.partition(":")
+    out = tmp_path / "all.sol"
+    args = [sys.executable, "-m", "satnono", "solve", str(perm(tmp_path, 10)), "-o", str(out),
+            "--backend", name] + (["--workers", workers] if workers else [])
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    seen: set[int] = set()
+    started = time.monotonic()
+    racing = name == "sat" and workers  # racing searches are processes; cpsat's threads
+    while time.monotonic() - started < 1.5 or (racing and not seen):  # searching, racing
+        seen |= _children(proc.pid)
+        time.sleep(0.1)
+        assert proc.poll() is None and time.monotonic() - started < 30
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)  # what Ctrl-C does: the whole foreground group
+    else:
+        proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig
+    *before, last = err.strip().splitlines()  # the notice of a long enumeration, then
+    assert all("solutions so far" in line for line in before) and "Traceback" not in err
+    assert "solution(s) found, search incomplete" in last and "was not written" in last
+    assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "perm10.json"]
+    time.sleep(0.5)
+    assert not [p for p in seen if _alive(p)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_bench_stopped_leaves_no_worker_and_keeps_what_it_measured(tmp_path):
+    csv = tmp_path / "b.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "bench",
+                             str(perm(tmp_path, 11)), str(PUZZLES / "car.dat"), "--backend",
+                             "sat:2", "--mode", "count", "-o", str(csv)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: set[int] = set()
+    started = time.monotonic()
+    while not seen or time.monotonic() - started < 2:
+        seen |= _children(proc.pid)
+        time.sleep(0.1)
+        assert time.monotonic() - started < 30
+    proc.terminate()
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143 and "Traceback" not in err
+    time.sleep(0.5)
+    assert not [p for p in seen if _alive(p)]
+
+
+# ------------------------------------------------------------------ deadlines
+
+def _picture(tmp_path: Path, side: int, seed: int = 5) -> Path:
+    import random
+
+    from satnono import Solution, puzzle_from_picture, save
+
+    rng = random.Random(seed)
+    pic = Solution(side, tuple(rng.getrandbits(side) for _ in range(side)))
+    path = tmp_path / f"random{side}.non"
+    save(puzzle_from_picture(pic), str(path))
+    return path
+
+
+@pytest.mark.parametrize("limit", [1.0, 2.5])
+def test_every_stage_keeps_the_time_limit_on_a_large_picture(tmp_path, limit):
+    """Presolve, encoding, loading the solver and search all give up within a second of
+    the limit on a 300×300 picture that logic leaves open."""
+    path = _picture(tmp_path, 300)
+    for backend in ("sat", "native", "cpsat"):
+        started = time.monotonic()
+        r = run("solve", str(path), "--backend", backend, "--timeout", str(limit))
+        took = time.monotonic() - started
+        assert r.returncode == 3, (backend, r.stderr)
+        # the process's own start-up (imports) comes on top of the limit
+        assert took < limit + 2.0, (backend, took)
+
+
+def test_an_animation_keeps_the_time_limit(tmp_path):
+    path = _picture(tmp_path, 120)
+    gif = tmp_path / "t.gif"
+    started = time.monotonic()
+    r = run("solve", str(path), "--trace-gif", str(gif), "--timeout", "2")
+    assert r.returncode == 3 and time.monotonic() - started < 4.5, r.stderr
+    assert gif.exists()  # what was traced, cut to fit
