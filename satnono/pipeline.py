@@ -61,6 +61,12 @@ class Run(Iterator[Solution]):
         line solves, probes, search nodes."""
         return self._ctx.stats
 
+    def known(self) -> str:
+        """What is known so far, in words (for a status line while the run goes on)."""
+        fixed, cells = self.stats.fixed, self.stats.cells
+        logic = f", logic decided {fixed} of {cells} cells" if fixed >= 0 else ""
+        return f"{self.found} solution(s) found{logic}"
+
     @property
     def seconds(self) -> float:
         return (self._stopped or time.monotonic()) - self._started

@@ -374,3 +374,31 @@ def test_an_animation_keeps_the_time_limit(tmp_path):
     r = run("solve", str(path), "--trace-gif", str(gif), "--timeout", "2")
     assert r.returncode == 3 and time.monotonic() - started < 4.5, r.stderr
     assert gif.exists()  # what was traced, cut to fit
+
+
+# ------------------------------------------------------------------ progress on a terminal
+
+def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal(monkeypatch):
+    import io
+
+    from satnono.io import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(progress, "DELAY", 0.05)
+    monkeypatch.setattr(progress, "PERIOD", 0.02)
+    term, pipe = Terminal(), io.StringIO()
+    found = [1, 2]
+    with progress.Progress("solving x", lambda: f"{len(found)} found", term) as p:
+        time.sleep(0.3)
+        with p.pause():  # a solution written meanwhile: the line gives way
+            term.write("<solution>")
+        time.sleep(0.1)
+    with progress.Progress("solving x", lambda: "nothing", pipe):
+        time.sleep(0.2)
+    shown = term.getvalue()
+    assert "solving x… 2 found, 0 s" in shown and "\r\033[K<solution>" in shown
+    assert shown.endswith("\r\033[K")  # cleared at the end
+    assert pipe.getvalue() == ""  # a pipe gets no status line

@@ -31,6 +31,17 @@ class CrossCheck:
         return out
 
 
+def verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],
+           limit: int | None, timeout: float | None = None) -> tuple[list[str], bool | None]:
+    """``--verify``: the native backtracker solves again and the two solution sets are
+    compared. Returns what to say about it and whether they agree (None: native could not
+    finish in time). Native itself is not compared with itself."""
+    if backend == "native":
+        return [f"{name}: --verify compares a backend with native; nothing to compare"], True
+    check = cross_check(puzzle, backend, found, limit, timeout)
+    return check.lines(name, backend), check.agree
+
+
 def cross_check(puzzle: Puzzle, backend: str, found: list[Solution], limit: int | None,
                 timeout: float | None = None) -> CrossCheck:
     """Compare ``found`` (a complete run of ``backend`` up to ``limit``) with native's."""

@@ -49,13 +49,14 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..analyze.check import check
     from ..io.formats import shown
+    from ..io.progress import Progress
     from ..io.records import check_record, line
 
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
     for idx, puzzle in pairs:
         name = label(args, idx, total)
-        with about(name):
+        with about(name), Progress(f"checking {name}"):
             result = check(puzzle, timeout=args.timeout, workers=args.workers,
                            rating=not args.no_rating)
         if args.json:

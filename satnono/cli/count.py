@@ -49,6 +49,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..analyze.count import count
     from ..io.formats import shown
+    from ..io.progress import Progress
     from ..io.records import count_record, line
 
     if args.method == "ganak" and (args.backend != "sat" or args.workers):
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     status: int = ExitStatus.OK
     for idx, puzzle in pairs:
         name = label(args, idx, total)
-        with about(name):
+        with about(name), Progress(f"counting {name}"):
             res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
                         threshold=args.threshold, workers=workers)
         if args.json:

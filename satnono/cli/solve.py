@@ -20,11 +20,10 @@ from .options import (
     say,
     whole,
 )
-from .status import ExitStatus, stopped, worse
+from .status import VERIFIED, ExitStatus, stopped, worse
 
 if TYPE_CHECKING:
-    from ..model.puzzle import Puzzle
-    from ..model.solution import Solution
+    pass
 
 FORMATS = ["sol", "text", "non", "pbm", "json"]
 #: past this many solutions of an enumeration with no limit, the user is told how to stop
@@ -58,7 +57,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..analyze.crosscheck import verify
     from ..io.formats import shown
+    from ..io.progress import Progress
     from ..io.records import solve_record
     from ..io.render import SOLUTION_FORMATS, Solved, format_for, show, write_solutions
     from ..model.verdict import Ending
@@ -106,14 +107,17 @@ def run(args: argparse.Namespace) -> int:
             solving = solve(puzzle, backend, limit=limit, timeout=args.timeout, observer=tracer,
                             **options)
             try:
-                for sol in solving:
-                    found.append(sol)
-                    if stream is not None and (show_all or len(found) == 1):
-                        show(stream, puzzle, sol, len(found))
-                    if len(found) == MANY and limit is None:
-                        say(f"{name}: {MANY} solutions so far, and every one will be "
-                            f"{'written' if stream is None else 'shown'} (Ctrl-C stops; "
-                            "--limit N keeps the first N; 'satnono count' counts them)")
+                with Progress(f"solving {name}", solving.known) as progress:
+                    for sol in solving:
+                        found.append(sol)
+                        with progress.pause():
+                            if stream is not None and (show_all or len(found) == 1):
+                                show(stream, puzzle, sol, len(found))
+                            if len(found) == MANY and limit is None:
+                                say(f"{name}: {MANY} solutions so far, and every one will "
+                                    f"be {'written' if stream is None else 'shown'} (Ctrl-C "
+                                    "stops; --limit N keeps the first N; 'satnono count' "
+                                    "counts them)")
             except SearchTimeout:
                 pass
             except KeyboardInterrupt as exc:
@@ -129,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
                                   solving.verdict, solving.seconds, backend, solving)
             results.append(Solved(idx, puzzle, found, complete, record))
             if args.verify and complete:
-                status = worse(status, _verify(name, puzzle, backend, found, limit, args.timeout))
+                lines, agree = verify(name, puzzle, backend, found, limit, args.timeout)
+                say("\n".join(lines))
+                status = worse(status, VERIFIED[agree])
             if not complete:
                 status = worse(status, ExitStatus.TIME_LIMIT)
             elif not found:
@@ -139,18 +145,3 @@ def run(args: argparse.Namespace) -> int:
         if why_not:
             say(why_not)
     return status
-
-
-def _verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],
-            limit: int | None, timeout: float | None) -> int:
-    """``--verify``: the native backtracker solves again; the solution sets must agree."""
-    from ..analyze.crosscheck import cross_check
-
-    if backend == "native":
-        say(f"{name}: --verify compares a backend with native; nothing to compare")
-        return ExitStatus.OK
-    check = cross_check(puzzle, backend, found, limit, timeout)
-    for line in check.lines(name, backend):
-        say(line)
-    return {None: ExitStatus.TIME_LIMIT, True: ExitStatus.OK}.get(check.agree,
-                                                                 ExitStatus.DISAGREE)

@@ -48,6 +48,10 @@ def stopped(exc: KeyboardInterrupt, found: int, output: str | None) -> Interrupt
     return Interrupted(f"{how}: {found} solution(s) found, search incomplete{file}", status)
 
 
+#: what ``--verify`` found: agreement, disagreement, or no answer from native in time
+VERIFIED = {True: ExitStatus.OK, False: ExitStatus.DISAGREE, None: ExitStatus.TIME_LIMIT}
+
+
 def worse(a: int, b: int) -> int:
     """Of two statuses, the one a script should see: the higher, but a finished run (0)
     never hides another."""

@@ -74,6 +74,9 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
         for lineno, idx, toks in tables.get(name, []):
             if not 1 <= idx <= count:
                 raise ParseError(f"{name} index {idx} is outside 1..{count}", path, lineno)
+            if idx in got:
+                raise ParseError(f"{name} {idx} has two clues (lines {got[idx][0]} and "
+                                 f"{lineno})", path, lineno)
             vals = [t for t in toks if t != "."]
             got[idx] = (lineno, clue(vals, path, lineno) if vals else ())
         clues[name] = [got[i][1] if i in got else () for i in range(1, count + 1)]

@@ -56,6 +56,9 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
         (rows, rl), (cols, cl) = parts
         out.append(checked(Puzzle(rows, cols, title=f"#{k + 1}", row_lines=rl, col_lines=cl),
                            path, lineno))
+    if pos < len(lines):
+        raise ParseError(f"unexpected text after the {count} puzzle(s) the first line counts",
+                         path, lines[pos][0])
     return out
 
 
