@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 FORMATS = ["sol", "text", "non", "pbm", "json"]
 #: past this many solutions of an enumeration with no limit, the user is told how to stop
-MANY = 10_000
+MANY = 1000
 
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:

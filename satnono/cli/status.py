@@ -25,8 +25,12 @@ class ExitStatus(IntEnum):
 
 
 EPILOG = ("Exit status: 0 done, 1 no solution, 2 bad input, 3 time limit reached, "
-          "4 backends disagree (--verify), 5 not unique (check, make), 6 a solver process "
-          "failed or was killed (most often: out of memory).")
+          "4 a bug caught (--verify found the backends disagree, or a wrong grid), 5 not "
+          "unique (check, make), 6 a solver process failed or was killed (most often: out "
+          "of memory), 130 Ctrl-C, 143 SIGTERM. Environment: SATNONO_CORPUS and "
+          "SATNONO_TOURNAMENTS (where bench's suites are read), SATNONO_MAX_BYTES (the "
+          "largest input). Machine output (solve --to json, count and check --json): one "
+          "JSON object per puzzle, one per line; its schema is satnono/io/schema.json.")
 
 
 def status_of(exc: SatnonoError) -> ExitStatus:
