@@ -126,3 +126,83 @@ def test_cache_returns_the_solver_answer_and_counts_hits():
 def test_reverse_flips_the_n_low_bits(case):
     n, x = case
     assert _reverse(x, n) == sum(1 << (n - 1 - i) for i in range(n) if x >> i & 1)
+
+
+# ------------------------------------------------------------------ colour lines
+
+
+def _placements(blocks, n):
+    """Every line the blocks make, as one colour index per cell: brute force."""
+    def place(j, p, line):
+        if j == len(blocks):
+            yield line + [0] * (n - p)
+            return
+        b, colour = blocks[j]
+        gap = 1 if j and blocks[j - 1][1] == colour else 0
+        for s in range(p + gap, n - b + 1):
+            yield from place(j + 1, s + b, line + [0] * (s - p) + [colour] * b)
+
+    yield from place(0, 0, [])
+
+
+def brute_colour(blocks, n, may):
+    fits = [ln for ln in _placements(blocks, n)
+            if all(may[c] >> i & 1 for i, c in enumerate(ln))]
+    if not fits:
+        return None
+    out = [0] * len(may)
+    for ln in fits:
+        for i, c in enumerate(ln):
+            out[c] |= 1 << i
+    return tuple(out)
+
+
+@st.composite
+def colour_lines(draw, max_n: int = 12, max_colours: int = 4):
+    n = draw(st.integers(0, max_n))
+    colours = draw(st.integers(1, max_colours))
+    if draw(st.booleans()):  # the blocks of a real line, so most lines are feasible
+        cells = draw(st.lists(st.integers(0, colours), min_size=n, max_size=n))
+        blocks, i = [], 0
+        while i < n:
+            if cells[i]:
+                j = i
+                while j < n and cells[j] == cells[i]:
+                    j += 1
+                blocks.append((j - i, cells[i]))
+                i = j
+            else:
+                i += 1
+    else:  # any blocks at all, often infeasible
+        blocks = draw(st.lists(st.tuples(st.integers(1, max(1, n)), st.integers(1, colours)),
+                               max_size=4))
+    full = (1 << n) - 1
+    may = [full] * (colours + 1)
+    for c in range(colours + 1):  # some knowledge: colours ruled out here and there
+        if draw(st.booleans()):
+            may[c] &= ~draw(st.integers(0, full))
+    return tuple(blocks), n, tuple(may)
+
+
+@settings(max_examples=2500, deadline=None)
+@given(colour_lines())
+def test_colour_line_solvers_equal_brute_force(line):
+    from satnono.logic.line import feasible_colour, narrow_colour
+    from satnono.logic.line_reference import solve_colour_reference
+
+    blocks, n, may = line
+    expected = brute_colour(blocks, n, may)
+    assert narrow_colour(blocks, n, may) == expected
+    assert solve_colour_reference(blocks, n, may) == expected
+    assert feasible_colour(blocks, n, may) == (expected is not None)
+
+
+@settings(max_examples=500, deadline=None)
+@given(lines())
+def test_the_colour_solver_with_one_colour_is_the_black_and_white_one(line):
+    from satnono.logic.line import narrow_colour
+
+    clue, n, filled, empty = line
+    full = (1 << n) - 1
+    may = (full & ~filled, full & ~empty)
+    assert narrow_colour(tuple((b, 1) for b in clue), n, may) == narrow(clue, n, *may)

@@ -88,3 +88,53 @@ def solve_line_reference(clue: Sequence[int], n: int, filled: int = 0, empty: in
             may_empty |= 1 << c
     full = (1 << n) - 1
     return LineResult(full & ~may_empty, full & ~may_fill, tuple(starts))
+
+
+def solve_colour_reference(blocks: tuple[tuple[int, int], ...], n: int,
+                           may: Sequence[int]) -> tuple[int, ...] | None:
+    """The colour line solver written plainly: the reference for
+    :func:`satnono.logic.line.narrow_colour`.
+
+    A dynamic programme over (blocks placed j, position p, whether block j-1 ends exactly
+    at p): the last says whether a block of the same colour may start at p (it may not —
+    blocks of one colour need a background cell between them; blocks of different colours
+    may touch). ``fwd`` holds the states reachable from the start, ``bwd`` those from which
+    the end is reachable; a colour is possible at a cell when a step that gives it the
+    colour joins the two.
+    """
+    k = len(blocks)
+
+    def may_take(colour: int, a: int, b: int) -> bool:
+        return all(may[colour] >> i & 1 for i in range(a, b))
+
+    def moves(j: int, p: int, touching: bool) -> list[tuple[int, int, bool, int, int]]:
+        """(next j, next p, touching, colour, cells from p) of each step from a state."""
+        out = []
+        if p < n and may[0] >> p & 1:
+            out.append((j, p + 1, False, 0, 1))
+        if j < k:
+            b, colour = blocks[j]
+            if (p + b <= n and may_take(colour, p, p + b)
+                    and not (touching and blocks[j - 1][1] == colour)):
+                out.append((j + 1, p + b, True, colour, b))
+        return out
+
+    fwd = {(0, 0, False)}
+    order = [(j, p, t) for p in range(n + 1) for j in range(k + 1) for t in (False, True)]
+    for state in order:  # positions only grow, so this order reaches every state in time
+        if state in fwd:
+            for j, p, t, _, _ in moves(*state):
+                fwd.add((j, p, t))
+    bwd = {(k, n, False), (k, n, True)}
+    for state in reversed(order):
+        if any((j, p, t) in bwd for j, p, t, _, _ in moves(*state)):
+            bwd.add(state)
+    if not fwd & {(k, n, False), (k, n, True)}:
+        return None
+    out = [0] * len(may)
+    for state in fwd & bwd:
+        for j, p, t, colour, cells in moves(*state):
+            if (j, p, t) in bwd:
+                for i in range(state[1], state[1] + cells):
+                    out[colour] |= 1 << i
+    return tuple(out)
