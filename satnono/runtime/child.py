@@ -107,8 +107,10 @@ def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], deadline: De
 def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = "",
          always: bool = False) -> Iterator[Any]:
     """Start every job's generator in its own child; the first child to yield goes on
-    alone and the others are killed. For jobs that yield the same items by different
-    searches (a portfolio), this takes the luckiest search on each input: what one
+    alone and the others are killed. One job with no deadline runs in this process unless
+    ``always`` (for work in C that no signal interrupts: only a child can be stopped). For
+    jobs that yield the same items by different searches (a portfolio), this takes the
+    luckiest search on each input: what one
     search gains on one puzzle another often loses on the next. A child that dies before
     yielding drops out of the race; ChildDied when none is left, or when the winner dies
     (``size``, what the children were given, is added to its message)."""
