@@ -74,7 +74,7 @@ def test_multi_puzzle_files():
     ("1\n1 3\n2\n1 1\n1 1\n", "japan", "x.dat:2: row 1: clue 3 needs 3 cells, the row has 2"),
     ("width 2\nheight 1\nrows\n1\ncolumns\n1\n1\n", "non",
      "x.non: the row clues fill 1 cells but the column clues fill 2"),
-    ("width 2\nheight 1\nrows\n1a\ncolumns\n1\n0\n", "non", "colour puzzles are not supported"),
+    ("width 2\nheight 1\nrows\n1a\ncolumns\n1\n0\n", "non", "the colour 'a' is not declared"),
     ("P1\n2 2\n1 0 1\n", "pbm", "x.pbm: the P1 body needs 4 digits 0/1"),
 ])
 def test_bad_input_names_file_line_and_problem(text, fmt, expect):
@@ -152,11 +152,12 @@ CORPUS_FORMATS = sorted(_corpus_by_format()) or ["(none)"]
 def test_every_corpus_file_of_the_format_reads_and_validates(fmt):
     checked = 0
     for path, rows in _corpus_by_format()[fmt]:
-        if rows[0]["kind"] != "bw":
-            if rows[0]["kind"] in ("color", "triddler") and fmt in ("g", "non"):
-                with pytest.raises(ParseError):
-                    read_bytes(open(path, "rb").read(), path)
+        if rows[0]["kind"] == "triddler":
+            with pytest.raises(ParseError, match="triddlers"):
+                read_bytes(open(path, "rb").read(), path)
             continue
+        if rows[0]["kind"] != "bw":
+            continue  # colour: test_every_corpus_colour_file_reads_and_solves
         puzzles = read_bytes(open(path, "rb").read(), path)
         for row in rows:
             p = corpus_pick(puzzles, row["entry"])
@@ -164,6 +165,38 @@ def test_every_corpus_file_of_the_format_reads_and_validates(fmt):
             assert (p.width, p.height) == (int(row["width"]), int(row["height"])), path
             checked += 1
     assert checked or fmt == "(none)"
+
+
+#: the colour files with triangle (half-filled) cells: not plain nonograms
+TRIANGLES = ("alladin.g", "brontik.g", "noty.g")
+
+
+@needs_corpus
+def test_every_corpus_colour_file_reads_and_solves():
+    """Every colour puzzle of the corpus reads with its size and palette, and is solved;
+    where the file has a goal picture, it is among the solutions."""
+    from satnono import is_solution, solve
+    from satnono.model.solution import Solution
+
+    colour = [row for row in corpus_rows() if row["kind"] == "color"]
+    assert len(colour) >= 18
+    solved = 0
+    for row in colour:
+        path = str(corpus_path(row))
+        if path.endswith(TRIANGLES):
+            with pytest.raises(ParseError, match="triangle cells"):
+                read_bytes(open(path, "rb").read(), path)
+            continue
+        (p,) = read_bytes(open(path, "rb").read(), path)
+        assert (p.width, p.height) == (int(row["width"]), int(row["height"])), path
+        assert len(p.palette.colours) >= 3, path  # colour, not black and white
+        sols = list(solve(p, limit=2, timeout=60))
+        assert sols and all(is_solution(p, s) for s in sols), path
+        if p.goal:
+            goal = Solution.from_chars(p.goal, p.palette.chars)
+            assert is_solution(p, goal) and (len(sols) > 1 or sols == [goal]), path
+        solved += 1
+    assert solved >= 15
 
 
 @needs_corpus

@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -98,7 +100,7 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
     ("x.non", "width 2\nheight 3\nrows\n1\n1\ncolumns\n2\n1\n",
      "x.non:6: expected 3 row clues (the height), found 2 before 'columns'"),
     ("x.non", "width 2\nheight 1\nrows\n1 x\ncolumns\n1\n0\n",
-     "x.non:4: expected a row clue (block lengths), got '1 x'"),
+     "x.non:4: the colour 'x' is not declared (a 'color' line declares it)"),
     ("x.nin", "2 2\n1\n1\n1\n", "x.nin:4: expected 2 column clues, the file ends after 1"),
     ("x.dat", "1\n1 1\n2\n1 1\n1 0\n1 1\n", "x.dat:6: unexpected text after the column clues"),
     ("x.dat", "-3\n1 1\n2\n1 1\n1 1\n", "x.dat:1: expected the number of rows, got '-3'"),
@@ -277,6 +279,19 @@ def _children(pid: int) -> set[int]:
     return out
 
 
+@contextmanager
+def _killed_at_the_end(proc: subprocess.Popen) -> Iterator[None]:
+    """Whatever the test finds, no process of it outlives it."""
+    try:
+        yield
+    finally:
+        if proc.poll() is None:
+            for pid in _children(proc.pid) | {proc.pid}:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            proc.wait()
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -301,20 +316,45 @@ def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, ba
     seen: set[int] = set()
     started = time.monotonic()
     racing = name == "sat" and workers  # racing searches are processes; cpsat's threads
-    while time.monotonic() - started < 1.5 or (racing and not seen):  # searching, racing
-        seen |= _children(proc.pid)
-        time.sleep(0.1)
-        assert proc.poll() is None and time.monotonic() - started < 30
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)  # what Ctrl-C does: the whole foreground group
-    else:
-        proc.send_signal(sig)
-    _, err = proc.communicate(timeout=30)
+    with _killed_at_the_end(proc):
+        while time.monotonic() - started < 1.5 or (racing and not seen):  # searching
+            seen |= _children(proc.pid)
+            time.sleep(0.1)
+            assert proc.poll() is None and time.monotonic() - started < 30
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # what Ctrl-C does: the whole foreground group
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + sig
     *before, last = err.strip().splitlines()  # the notice of a long enumeration, then
     assert all("solutions so far" in line for line in before) and "Traceback" not in err
     assert "solution(s) found, search incomplete" in last and "was not written" in last
     assert not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "perm10.json"]
+    time.sleep(0.5)
+    assert not [p for p in seen if _alive(p)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig):
+    """Another moment: logic is still at work on a large picture, in two processes."""
+    out = tmp_path / "big.sol"
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "solve",
+                             str(_picture(tmp_path, 300)), "--workers", "2", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    seen: set[int] = set()
+    started = time.monotonic()
+    with _killed_at_the_end(proc):
+        while not seen:  # the probing helper has started
+            seen |= _children(proc.pid)
+            time.sleep(0.05)
+            assert proc.poll() is None and time.monotonic() - started < 30
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig and "Traceback" not in err
+    assert err.strip().splitlines()[-1].endswith("was not written") and not out.exists()
     time.sleep(0.5)
     assert not [p for p in seen if _alive(p)]
 
@@ -328,12 +368,13 @@ def test_bench_stopped_leaves_no_worker_and_keeps_what_it_measured(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: set[int] = set()
     started = time.monotonic()
-    while not seen or time.monotonic() - started < 2:
-        seen |= _children(proc.pid)
-        time.sleep(0.1)
-        assert time.monotonic() - started < 30
-    proc.terminate()
-    _, err = proc.communicate(timeout=30)
+    with _killed_at_the_end(proc):
+        while not seen or time.monotonic() - started < 2:
+            seen |= _children(proc.pid)
+            time.sleep(0.1)
+            assert time.monotonic() - started < 30
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143 and "Traceback" not in err
     time.sleep(0.5)
     assert not [p for p in seen if _alive(p)]

@@ -117,7 +117,7 @@ def test_the_observer_hears_every_step_as_an_event():
     assert isinstance(events[-1], Found)
 
 
-def test_clues_take_blocks_lengths_or_pairs_and_colour_waits_for_a_colour_backend():
+def test_clues_take_blocks_lengths_or_pairs_and_colour_names_its_colour():
     assert Puzzle(((2,),), ((1,), (1,))) == Puzzle(((Block(2),),), (((1, "black"),), (1,)))
     with pytest.raises(InvalidPuzzle, match="row 1: a block is a whole number"):
         Puzzle((("2",),), ((1,), (1,)))
@@ -131,8 +131,9 @@ def test_clues_take_blocks_lengths_or_pairs_and_colour_waits_for_a_colour_backen
     assert satnono.validate(colour) is colour
     with pytest.raises(InvalidPuzzle, match="the row clues fill 1 red cells but the column"):
         satnono.validate(Puzzle(((Block(1, "red"),),), ((Block(1),),), palette=palette))
-    with pytest.raises(InvalidPuzzle, match="solves black-and-white puzzles only"):
-        solve(colour)
+    for name in BACKENDS:
+        (only,) = solve(colour, name)
+        assert only.strings(chars=palette.chars) == ["r#"], name
 
 
 def test_save_writes_what_load_reads(tmp_path):

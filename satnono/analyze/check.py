@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from ..errors import SearchTimeout
 from ..model.grid import Cell
 from ..model.puzzle import Puzzle
-from ..model.solution import Solution
 from ..model.verdict import Verdict
 from ..runtime.deadline import Deadline
 from .difficulty import Rating
@@ -58,7 +57,8 @@ class Check:
                 legend = ("cells found to differ ('?'; the time ran out before the rest "
                           "was proven)")
             out.append(f"{name}: NOT unique — more than one solution (proven); {differ}")
-            a, b = (s.strings() for s in u.solutions[:2])
+            chars = self.puzzle.palette.chars
+            a, b = (s.strings(chars=chars) for s in u.solutions[:2])
             out.append("  two solutions:")
             out.extend(f"    {x}   {y}" for x, y in zip(a, b))
             out.append(f"  {legend}:")
@@ -96,9 +96,10 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
         return Check(puzzle, None, timeout=str(exc), seconds=time.monotonic() - started)
     result = Check(puzzle, u)
     if u.verdict is Verdict.MULTIPLE:
-        result.ambiguity = ambiguity_grid(u.solutions[0], u.ambiguous)
-    if puzzle.goal:
-        result.switches = switches(Solution.from_strings(puzzle.goal))
+        result.ambiguity = ambiguity_grid(u.solutions[0], u.ambiguous, puzzle.palette.chars)
+    goal = puzzle.goal_solution()
+    if goal is not None:
+        result.switches = switches(goal)
     if rating:
         result.rating = difficulty.rate(puzzle, timeout=deadline.left())
     result.seconds = time.monotonic() - started

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..backends import backend as backend_row
-from ..encode.residual import Residual, decode, residual
+from ..encode.residual import Residual, decode_solution, residual
 from ..errors import CounterMissing, SearchTimeout, UsageError
 from ..logic.context import Context, Stats
 from ..model.puzzle import Puzzle
-from ..model.solution import Solution
 from ..model.verdict import CountMethod
 from ..pipeline import check, require_solvable, solve
 from ..runtime.child import stream
@@ -142,7 +141,7 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: _Clock, method: Co
     found = 0
     try:
         for true in models(enc, DEFAULT_SOLVER, limit, workers, clock.deadline):
-            check(puzzle, Solution(puzzle.width, tuple(decode(enc, true))), "sat")
+            check(puzzle, decode_solution(enc, true), "sat")
             found += 1
     except SearchTimeout:
         return clock.result(found, False, "enumerate (sat)", res=res)
@@ -164,7 +163,7 @@ def _ganak(res: Residual, clock: _Clock, found: int) -> CountResult:
     args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     try:
         (n,) = list(stream(_count_models, args, clock.deadline, what="model counter",
-                           size=enc.size()))
+                           size=enc.size(), always=True))
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
     return clock.result(n, True, "ganak", res=res)

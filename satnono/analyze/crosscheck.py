@@ -23,11 +23,12 @@ class CrossCheck:
     only_native: list[Solution]
     seconds: float
 
-    def lines(self, name: str, backend: str) -> list[str]:
+    def lines(self, name: str, backend: str, chars: str = ".#") -> list[str]:
         """The verdict in words, then every solution found by one side only."""
         out = [f"{name}: {self.message} [{self.seconds:.2f} s]"]
         for who, sols in ((backend, self.only_backend), ("native", self.only_native)):
-            out += [f"{name}: found only by {who}:\n" + "\n".join(s.strings()) for s in sols]
+            out += [f"{name}: found only by {who}:\n" + "\n".join(s.strings(chars=chars))
+                    for s in sols]
         return out
 
 
@@ -39,7 +40,7 @@ def verify(name: str, puzzle: Puzzle, backend: str, found: list[Solution],
     if backend == "native":
         return [f"{name}: --verify compares a backend with native; nothing to compare"], True
     check = cross_check(puzzle, backend, found, limit, timeout)
-    return check.lines(name, backend), check.agree
+    return check.lines(name, backend, puzzle.palette.chars), check.agree
 
 
 def cross_check(puzzle: Puzzle, backend: str, found: list[Solution], limit: int | None,

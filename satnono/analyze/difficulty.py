@@ -15,9 +15,8 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..backends.native import search_learning
+from ..backends.native import search_colour, search_learning
 from ..errors import SearchTimeout
-from ..logic.board import Board
 from ..logic.context import Context
 from ..logic.probe import probe
 from ..logic.propagate import propagate
@@ -84,7 +83,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
     started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle)
-    board = Board(puzzle.width, puzzle.height)
+    board = ctx.board()
     cells = puzzle.width * puzzle.height
     st = ctx.stats
 
@@ -114,7 +113,8 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
         return result(Level.PROBE, by_line, by_probe)
     found = 0
     try:
-        for _ in search_learning(ctx, board, deadline=deadline):
+        search = search_colour if ctx.colours > 1 else search_learning
+        for _ in search(ctx, board, deadline=deadline):
             found += 1
             if found >= 2:
                 break

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..encode.residual import decode, residual
+from ..encode.residual import decode_solution, residual
 from ..errors import SearchTimeout
 from ..logic.context import Context
 from ..model.grid import Cell
-from ..model.puzzle import Puzzle
+from ..model.puzzle import Puzzle, colour_runs
 from ..model.solution import Solution, line_clue
 from ..model.verdict import Verdict
 from ..pipeline import check, require_solvable
@@ -72,7 +72,8 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         with new_solver(solver, enc.clauses, deadline=deadline) as base:
             args = (base, solver, [v for _, v in cells], enc.variables)
             jobs = [(_backbone, args + s) for s in settings]
-            for item in race(jobs, deadline, what="SAT solver", size=enc.size()):
+            for item in race(jobs, deadline, what="SAT solver", size=enc.size(),
+                             always=True):
                 models.append(item)
     except SearchTimeout:
         if len(models) < 2:  # the verdict is not proven: let it out
@@ -81,7 +82,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         calls = len(models)
     else:
         *models, calls = models
-    sols = [check(puzzle, Solution(puzzle.width, tuple(decode(enc, set(m)))), "sat")
+    sols = [check(puzzle, decode_solution(enc, set(m)), "sat")
             for m in models[:2]]
     if not sols:
         return Uniqueness(Verdict.NONE, sat_calls=calls)
@@ -89,7 +90,9 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         return Uniqueness(Verdict.UNIQUE, sols, sat_calls=calls)
     first, others = set(models[0]), [set(m) for m in models[1:]]
     # a cell is ambiguous when some model's value differs from the first model's
-    ambiguous = sorted(rc for rc, v in cells if any((v in first) != (v in m) for m in others))
+    # (the keys of colour literals are (row, column, colour): the cell is their first two)
+    ambiguous = sorted({(key[0], key[1]) for key, v in cells
+                        if any((v in first) != (v in m) for m in others)})
     return Uniqueness(Verdict.MULTIPLE, sols, ambiguous, calls, complete)
 
 
@@ -129,7 +132,10 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
 
 def switches(goal: Solution) -> list[Cell]:
     """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
-    clue (the puzzle maker's old rule of thumb): a picture holding one is never unique."""
+    clue (the puzzle maker's old rule of thumb): a picture holding one is never unique. In
+    colour, the two colours of a checkerboard swap places (one may be the background)."""
+    if goal.layers:
+        return _colour_switches(goal)
     w, h = goal.width, len(goal.rows)
     rows = list(goal.rows)
     cols = goal.columns()
@@ -149,9 +155,29 @@ def switches(goal: Solution) -> list[Cell]:
     return out
 
 
-def ambiguity_grid(sol: Solution, ambiguous: list[Cell]) -> list[str]:
-    """The first solution with every ambiguous cell drawn as '?'."""
-    grid = [list(row) for row in sol.strings()]
+def _colour_switches(goal: Solution) -> list[Cell]:
+    w, h = goal.width, goal.height
+    grid = [[goal.colour(r, c) for c in range(w)] for r in range(h)]
+    out = []
+    for r in range(h - 1):
+        for c in range(w - 1):
+            a, b = grid[r][c], grid[r][c + 1]
+            if a == b or grid[r + 1][c] != b or grid[r + 1][c + 1] != a:
+                continue
+            top, bottom = grid[r], grid[r + 1]
+            left = [row[c] for row in grid]
+            right = [row[c + 1] for row in grid]
+            if all(colour_runs(line[:at] + [line[at + 1], line[at]] + line[at + 2:])
+                   == colour_runs(line)
+                   for line, at in ((top, c), (bottom, c), (left, r), (right, r))):
+                out.append((r, c))
+    return out
+
+
+def ambiguity_grid(sol: Solution, ambiguous: list[Cell], chars: str = ".#") -> list[str]:
+    """The first solution (in the palette's ``chars``) with every ambiguous cell drawn as
+    '?'."""
+    grid = [list(row) for row in sol.strings(chars=chars)]
     for r, c in ambiguous:
         grid[r][c] = "?"
     return ["".join(row) for row in grid]

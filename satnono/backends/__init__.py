@@ -103,18 +103,19 @@ class Backend:
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("native", "satnono.backends.native:solutions",
             "the line solver with probing and conflict-driven search, no solver library",
-            ("probing", "learning")),
+            ("probing", "learning"), colour=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers"), presolves=True),
+            ("solver", "probing", "workers"), presolves=True, colour=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
-            "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",)),
+            "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
+            colour=True),
     Backend("plain-sat", "satnono.backends.plain:sat_solutions",
             "baseline: the whole puzzle as a block-start CNF, no propagation, CaDiCaL",
-            ("solver",), baseline=True),
+            ("solver",), colour=True, baseline=True),
     Backend("plain-cpsat", "satnono.backends.plain:cpsat_solutions",
             "baseline: one CP-SAT automaton per line over every cell, no propagation",
-            ("workers",), baseline=True),
+            ("workers",), colour=True, baseline=True),
 )}
 
 DEFAULT = "sat"

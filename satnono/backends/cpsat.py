@@ -59,36 +59,17 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
     baseline: every cell a variable."""
     from ortools.sat.python import cp_model
 
-    board = Board(puzzle.width, puzzle.height)
+    board = ctx.board()
     if propagation and not propagate(ctx, board, deadline=deadline):
         return
     if board.solved():
         yield board.to_solution()
         return
     model = cp_model.CpModel()
-    cells = {(r, c): model.new_bool_var(f"x{r}_{c}") for r, c in board.unknown_cells()}
-    one, zero = model.new_constant(1), model.new_constant(0)
-    for line in puzzle.lines():
-        positions = range(board.length(line))
-        if any(line.cell(i) in cells for i in positions):
-            known = [board.get(*line.cell(i)) for i in positions]
-            a = automaton(puzzle.lengths[line.axis][line.index])
-            model.add_automaton([cells[line.cell(i)] if v is None else one if v else zero
-                                 for i, v in zip(positions, known)],
-                                0, [a.length], a.transitions())
-    keys = list(cells)
-    variables = [cells[k] for k in keys]
-    known_rows = board.filled_rows()
-
-    def grid(values: Sequence[Any]) -> Solution:
-        rows = list(known_rows)
-        for (r, c), val in zip(keys, values):
-            if val:
-                rows[r] |= 1 << c
-        return Solution(puzzle.width, tuple(rows))
-
+    build = _colour_model if board.colours > 1 else _model
+    variables, grid, exclude = build(model, puzzle, board)
     if workers > 1:
-        yield from _one_by_one(model, variables, workers, limit, deadline, grid)
+        yield from _one_by_one(model, variables, workers, limit, deadline, grid, exclude)
         return
     solver = _solver(1)  # its enumeration is complete only with one worker
     solver.parameters.enumerate_all_solutions = True
@@ -147,9 +128,86 @@ def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | N
         _unfinished(solver, deadline, found)
 
 
+Grid = Callable[[Sequence[Any]], Solution]
+Exclude = Callable[[Sequence[Any]], None]
+
+
+def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, Exclude]:
+    """Black and white: a boolean per unknown cell, one automaton per open line."""
+    cells = {(r, c): model.new_bool_var(f"x{r}_{c}") for r, c in board.unknown_cells()}
+    one, zero = model.new_constant(1), model.new_constant(0)
+    for line in puzzle.lines():
+        positions = range(board.length(line))
+        if any(line.cell(i) in cells for i in positions):
+            known = [board.get(*line.cell(i)) for i in positions]
+            a = automaton(puzzle.lengths[line.axis][line.index])
+            model.add_automaton([cells[line.cell(i)] if v is None else one if v else zero
+                                 for i, v in zip(positions, known)],
+                                0, [a.length], a.transitions())
+    keys = list(cells)
+    variables = [cells[k] for k in keys]
+    known_rows = board.filled_rows()
+
+    def grid(values: Sequence[Any]) -> Solution:
+        rows = list(known_rows)
+        for (r, c), val in zip(keys, values):
+            if val:
+                rows[r] |= 1 << c
+        return Solution(puzzle.width, tuple(rows))
+
+    def exclude(values: Sequence[Any]) -> None:
+        model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
+
+    return variables, grid, exclude
+
+
+def _colour_model(model: Any, puzzle: Puzzle, board: Board
+                  ) -> tuple[list[Any], Grid, Exclude]:
+    """Colour: an integer per unknown cell over the colours it may still take, one colour
+    automaton per open line (:func:`satnono.encode.colour.colour_automaton`)."""
+    from ortools.sat.python import cp_model
+
+    from ..encode.colour import colour_automaton
+    from ..model.grid import ROW
+
+    layers = board.may[ROW]
+    cells = {}
+    for r, c in board.unknown_cells():
+        options = [k for k in range(board.colours + 1) if layers[k][r] >> c & 1]
+        cells[(r, c)] = model.new_int_var_from_domain(
+            cp_model.Domain.from_values(options), f"x{r}_{c}")
+    palette = puzzle.palette
+    for line in puzzle.lines():
+        positions = range(board.length(line))
+        if any(line.cell(i) in cells for i in positions):
+            blocks = [(b.length, palette.index(b.colour)) for b in puzzle.clue(line)]
+            a = colour_automaton(blocks)
+            xs = [cells.get(line.cell(i)) for i in positions]
+            model.add_automaton([x if x is not None else model.new_constant(
+                board.get(*line.cell(i))) for i, x in zip(positions, xs)],
+                0, sorted(a.accept), a.transitions())
+    keys = list(cells)
+    variables = [cells[k] for k in keys]
+
+    def grid(values: Sequence[Any]) -> Solution:
+        solved = board.copy()
+        for (r, c), val in zip(keys, values):
+            solved.set(r, c, int(val))
+        return solved.to_solution()
+
+    def exclude(values: Sequence[Any]) -> None:
+        differs = []
+        for v, val in zip(variables, values):
+            b = model.new_bool_var("")
+            model.add(v != int(val)).only_enforce_if(b)
+            differs.append(b)
+        model.add_bool_or(differs)
+
+    return variables, grid, exclude
+
+
 def _one_by_one(model: Any, variables: list[Any], workers: int, limit: int | None,
-                deadline: Deadline, grid: Callable[[Sequence[Any]], Solution]
-                ) -> Iterator[Solution]:
+                deadline: Deadline, grid: Grid, exclude: Exclude) -> Iterator[Solution]:
     """One parallel solve per solution; each found solution is then excluded."""
     from ortools.sat.python import cp_model
 
@@ -162,10 +220,10 @@ def _one_by_one(model: Any, variables: list[Any], workers: int, limit: int | Non
             return
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             _unfinished(solver, deadline, found)
-        values = [solver.boolean_value(v) for v in variables]
+        values = [solver.value(v) for v in variables]
         found += 1
         yield grid(values)
-        model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
+        exclude(values)
 
 
 def _solver(workers: int) -> Any:

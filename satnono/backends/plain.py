@@ -2,7 +2,8 @@
 
 ``plain-sat``: the whole puzzle, no propagation, one variable per (block, start) — each
 block starts exactly once, blocks keep their order with a gap, a cell is filled exactly
-when some block covering it starts where it must — solved by CaDiCaL.
+when some block covering it starts where it must — solved by CaDiCaL; in colour, the
+automaton CNF of every line over every cell (a literal per cell and colour).
 ``plain-cpsat``: one CP-SAT automaton per line over every cell, no propagation.
 Both enumerate with blocking clauses over the cells and are checked like every backend.
 """
@@ -25,8 +26,27 @@ def sat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: in
 
     check_solver(solver, enumerating=limit != 1)
     # encoding included: with a deadline the whole baseline runs where it can be stopped
-    for masks in stream(_rows, (puzzle, solver, limit), deadline, what="SAT solver"):
+    make = _colour_grids if ctx.colours > 1 else _grids
+    yield from stream(make, (ctx, solver, limit), deadline, what="SAT solver", always=True)
+
+
+def _grids(ctx: Context, solver: str, limit: int | None) -> Iterator[Solution]:
+    puzzle = ctx.puzzle
+    for masks in _rows(puzzle, solver, limit):
         yield Solution(puzzle.width, tuple(masks))
+
+
+def _colour_grids(ctx: Context, solver: str, limit: int | None) -> Iterator[Solution]:
+    """Colour: the automaton CNF of every line over every cell (no propagation, no
+    probing), solved by CaDiCaL as it comes."""
+    from ..encode.residual import decode_solution, encode
+    from .sat import _enumerate
+
+    enc = encode(ctx.puzzle, ctx.board())
+    if enc.infeasible:
+        return
+    for true in _enumerate(solver, enc.clauses, list(enc.cells.values()), limit, tuned=False):
+        yield decode_solution(enc, true)
 
 
 def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..encode.residual import Encoding, decode, residual
+from ..encode.residual import Encoding, decode_solution, residual
 from ..errors import UnsupportedSolver
 from ..logic.context import Context
 from ..model.puzzle import Puzzle
@@ -65,7 +65,7 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
         yield res.board.to_solution()
         return
     for true in models(enc, solver, limit, workers, deadline):
-        yield Solution(puzzle.width, tuple(decode(enc, true)))
+        yield decode_solution(enc, true)
 
 
 def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline
@@ -79,7 +79,8 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
     # time and memory than the search (benchmarks/results/NOTES.md)
     with new_solver(solver, enc.clauses, deadline=deadline) as base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
-        for true in race(jobs, deadline, what="SAT solver", size=enc.size()):
+        # in a child even alone: a solver busy in C hears no signal, a child can be killed
+        for true in race(jobs, deadline, what="SAT solver", size=enc.size(), always=True):
             yield set(true)
 
 

@@ -36,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
         write_puzzle,
     )
     from ..io.output import atomic_output
-    from ..model.solution import Solution
     from ..pipeline import UNIQUENESS_LIMIT, solve
 
     fmt = args.to or format_for_extension(args.output or "") or None
@@ -55,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     if fmt not in PICTURES:
         raise UsageError(f"cannot write {fmt!r}")
     # a picture: the goal when the file has one, else the solution
-    if puzzle.goal:
-        sols = [Solution.from_strings(puzzle.goal)]
+    goal = puzzle.goal_solution()
+    if goal is not None:
+        sols = [goal]
     else:
         sols = list(solve(puzzle, limit=UNIQUENESS_LIMIT, timeout=args.timeout))
         if not sols:

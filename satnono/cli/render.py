@@ -44,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
     from ..io.output import atomic_output
     from ..logic.propagate import line_solve
     from ..model.puzzle import is_solution
-    from ..model.solution import Solution
     from ..pipeline import UNIQUENESS_LIMIT, solve
 
     kind = args.to or os.path.splitext(args.output)[1].lower().lstrip(".")
@@ -65,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             say(f"{name}: line logic leaves {cells - board.known()} of {cells} cells "
                 "unknown (shaded)")
     elif not args.blank:
-        sol = Solution.from_strings(puzzle.goal) if puzzle.goal else None
+        sol = puzzle.goal_solution()
         if sol is None or not is_solution(puzzle, sol):
             try:
                 found = list(solve(puzzle, "sat", limit=UNIQUENESS_LIMIT,

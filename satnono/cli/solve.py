@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     if len(pairs) > 1 and fmt not in ("text", "json") and args.output not in (None, "-"):
         raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
                          f"--index to write {fmt}")
+    if fmt in ("sol", "pbm", "non") and any(not p.palette.black_and_white for _, p in pairs):
+        raise UsageError(f"--to {fmt} holds black-and-white pictures only; write this colour "
+                         "puzzle's solutions as text or json")
     # how many solutions to look for (the olympiad's .sol lists every one), how many to show
     limit = (None if args.all else args.limit if args.limit is not None else
              None if fmt == "sol" else UNIQUENESS_LIMIT)

@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING
 from ..logic.board import Board
 from ..logic.context import Context
 from ..logic.presolve import Presolved, presolve
-from ..model.grid import Line
+from ..model.grid import ROW, Line
 from ..model.puzzle import Puzzle
+from ..model.solution import Solution
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import ensure_room, gc_paused
 from .automaton import automaton, closed_automaton, entered_by, layers
@@ -54,12 +55,13 @@ def _pool() -> IDPool:
 @dataclass
 class Encoding:
     """Clauses plus the map back to cells. ``cells[(r, c)]`` is the variable of an unknown
-    cell (true = filled); ``board`` holds the known ones."""
+    cell (true = filled); in colour ``cells[(r, c, colour)]`` the literal "cell (r, c) has
+    that colour". ``board`` holds the known cells."""
 
     board: Board
     pool: IDPool = field(default_factory=_pool)
     clauses: list[list[int]] = field(default_factory=list)
-    cells: dict[tuple[int, int], int] = field(default_factory=dict)
+    cells: dict[tuple[int, ...], int] = field(default_factory=dict)
     infeasible: bool = False
     aux_per_line: dict[Hashable, int] = field(default_factory=dict)
 
@@ -178,6 +180,8 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> En
     """The CNF of every line of ``board`` that still has unknown cells. A board that logic
     leaves mostly open can take minutes and more memory than there is (a 400×400 one,
     88M clauses), so the deadline and the room left are checked as the clauses grow."""
+    if board.colours > 1:
+        return _encode_colour(puzzle, board, deadline)
     enc = Encoding(board)
     lengths = puzzle.lengths
     check_at = CHECK_EVERY
@@ -194,6 +198,63 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> En
             check_at = len(enc.clauses) + CHECK_EVERY
             ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
+
+
+def _encode_colour(puzzle: Puzzle, board: Board, deadline: Deadline) -> Encoding:
+    """The CNF of a colour board: a literal per (unknown cell, colour it may still take),
+    exactly one true per cell, and one colour automaton per line (:mod:`.colour`).
+    ``cells[(r, c, colour)]`` is the literal of each."""
+    from .colour import cell_clauses, encode_colour_line
+
+    enc = Encoding(board)
+    palette = puzzle.palette
+    check_at = CHECK_EVERY
+
+    def new_var() -> int:
+        enc.pool.top += 1
+        return enc.pool.top
+
+    def literal(r: int, c: int, colour: int) -> int:
+        v = enc.cells.get((r, c, colour))
+        if v is None:
+            v = enc.cells[(r, c, colour)] = enc.pool.id(("x", r, c, colour))
+        return v
+
+    for r, c in board.unknown_cells():
+        options = [k for k in range(board.colours + 1) if board.may[ROW][k][r] >> c & 1]
+        enc.clauses.extend(cell_clauses([literal(r, c, k) for k in options]))
+    for line in puzzle.lines():
+        may = board.line(line)
+        n = board.length(line)
+        blocks = tuple((b.length, palette.index(b.colour)) for b in puzzle.clue(line))
+        open_cells = 0
+        seen = 0
+        for m in may:  # the cells still open: a line with none needs no clauses
+            open_cells |= seen & m
+            seen |= m
+        if not open_cells:
+            continue
+        before = enc.pool.top
+        ok = encode_colour_line(enc.clauses, new_var, blocks, n, may, _literals(literal, line))
+        enc.aux_per_line[line] = enc.pool.top - before
+        if not ok:
+            enc.infeasible = True
+            return enc
+        deadline.check()
+        if len(enc.clauses) >= check_at:
+            check_at = len(enc.clauses) + CHECK_EVERY
+            ensure_room(len(enc.clauses), "encoding the puzzle")
+    return enc
+
+
+def _literals(literal: Callable[[int, int, int], int], line: Line
+              ) -> Callable[[int, int], int]:
+    """The literal "cell i of ``line`` has colour k", made on first use."""
+    def cell(i: int, k: int) -> int:
+        r, c = line.cell(i)
+        return literal(r, c, k)
+
+    return cell
 
 
 def _cell_vars(enc: Encoding, line: Line) -> Callable[[int], int]:
@@ -234,6 +295,19 @@ def residual(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     ctx.stats.variables = enc.variables
     ctx.stats.clauses = len(enc.clauses)
     return Residual(pre, enc)
+
+
+def decode_solution(enc: Encoding, model: set[int] | list[int]) -> Solution:
+    """The grid a model gives (positive literals of true variables)."""
+    board = enc.board
+    if board.colours == 1:
+        return Solution(board.width, tuple(decode(enc, model)))
+    true = set(lit for lit in model if lit > 0) if not isinstance(model, set) else model
+    solved = board.copy()
+    for (r, c, colour), v in enc.cells.items():
+        if v in true:
+            solved.set(r, c, colour)
+    return solved.to_solution()
 
 
 def decode(enc: Encoding, model: set[int] | list[int]) -> list[int]:

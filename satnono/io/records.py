@@ -12,8 +12,10 @@ The fields every object has:
 ``command``
     ``solve``, ``count`` or ``check``.
 ``puzzle``
-    ``{"file", "index", "title", "width", "height"}``: the file (``<stdin>`` for standard
-    input), the puzzle's index in it (from 1), its title (or null) and size.
+    ``{"file", "index", "title", "width", "height", "colours"}``: the file (``<stdin>`` for
+    standard input), the puzzle's index in it (from 1), its title (or null), its size, and
+    its palette: a list of ``{"char", "name", "rgb"}``, the background first (``.`` white
+    and ``#`` black for a black-and-white puzzle).
 ``verdict``
     what is proven: ``unique``, ``multiple``, ``none``, or null when the time ran out first.
 ``ending``
@@ -56,9 +58,12 @@ def _record(command: str, file: str, index: int, puzzle: Puzzle, verdict: Verdic
             seconds: float) -> dict[str, Any]:
     return {"schema": SCHEMA_VERSION, "command": command,
             "puzzle": {"file": file, "index": index, "title": puzzle.title,
-                       "width": puzzle.width, "height": puzzle.height},
+                       "width": puzzle.width, "height": puzzle.height,
+                       "colours": [{"char": c.char, "name": c.name, "rgb": c.rgb}
+                                   for c in puzzle.palette.colours]},
             "verdict": None if verdict is None else verdict.value, "ending": ending,
-            "complete": complete, "solutions": [s.strings() for s in solutions],
+            "complete": complete,
+            "solutions": [s.strings(chars=puzzle.palette.chars) for s in solutions],
             "count": count, "seconds": round(seconds, 3)}
 
 

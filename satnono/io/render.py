@@ -89,16 +89,17 @@ def show(out: IO[str], puzzle: Puzzle, sol: Solution, number: int) -> None:
     lines = None
     if out.isatty():
         lines = drawing(puzzle, sol, shutil.get_terminal_size().columns)
-    out.write(("\n" if number > 1 else "") + "\n".join(lines or sol.strings()) + "\n")
+    text = lines or sol.strings(chars=puzzle.palette.chars)
+    out.write(("\n" if number > 1 else "") + "\n".join(text) + "\n")
     out.flush()
 
 
-def write_text(out: IO[str], solutions: Iterable[Solution]) -> int:
+def write_text(out: IO[str], solutions: Iterable[Solution], chars: str = ".#") -> int:
     n = 0
     for sol in solutions:
         if n:
             out.write("\n")
-        out.write("\n".join(sol.strings()) + "\n")
+        out.write("\n".join(sol.strings(chars=chars)) + "\n")
         n += 1
     return n
 
@@ -111,6 +112,7 @@ def pbm(solutions: Iterable[Solution]) -> bytes:
 def non_with_goal(puzzle: Puzzle, sol: Solution) -> str:
     from dataclasses import replace
 
+    _black_and_white(puzzle, "a .non file with its goal")
     return non.write(replace(puzzle, goal=tuple(sol.strings())))
 
 
@@ -124,6 +126,14 @@ class Solved:
     solutions: list[Solution]
     complete: bool
     record: dict[str, Any] = field(default_factory=dict)
+
+
+def _black_and_white(puzzle: Puzzle, what: str) -> None:
+    if not puzzle.palette.black_and_white:
+        from ..errors import UnsupportedOutput
+
+        raise UnsupportedOutput(f"{what} holds black-and-white pictures only; write this "
+                                "colour puzzle's solutions as text or json")
 
 
 def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all: bool
@@ -141,6 +151,9 @@ def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all:
     if any(not r.complete for r in results):
         return (f"not writing {where}: the search is incomplete and {fmt} cannot say so "
                 "(use --to json)")
+    if fmt in ("sol", "pbm"):
+        for r in results:
+            _black_and_white(r.puzzle, "the olympiad's .sol" if fmt == "sol" else "PBM")
     if fmt == "sol":
         (only,) = results
         with atomic_output(path) as out:
@@ -151,7 +164,8 @@ def write_solutions(path: str | None, fmt: str, results: list[Solved], show_all:
                 if len(results) > 1:
                     out.write(f"== puzzle {r.index}"
                               f"{': ' + r.puzzle.title if r.puzzle.title else ''}\n")
-                write_text(out, r.solutions if show_all else r.solutions[:1])
+                write_text(out, r.solutions if show_all else r.solutions[:1],
+                           r.puzzle.palette.chars)
     elif fmt in ("pbm", "non"):
         (only,) = results
         if not only.solutions:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..model.grid import COLUMN, ROW, Line
 from ..model.puzzle import Puzzle
+from .board import Board
 from .events import Observer
 from .line import LineCache
 
@@ -37,9 +39,10 @@ class Stats:
 class Context:
     """One puzzle's line cache, counters and observer.
 
-    ``clues[axis][i]`` are the block lengths of line ``(axis, i)`` as the black-and-white
-    line solver takes them, ``sizes[axis]`` how many cells a line of that axis has, and
-    ``lines[axis][i]`` the line itself (made once: propagation queues them by the million).
+    ``clues[axis][i]`` is line ``(axis, i)``'s clue as its line solver takes it: the block
+    lengths in black and white, (length, colour index) pairs in colour (``colours`` > 1);
+    ``sizes[axis]`` how many cells a line of that axis has, and ``lines[axis][i]`` the line
+    itself (made once: propagation queues them by the million).
     """
 
     puzzle: Puzzle
@@ -49,8 +52,19 @@ class Context:
     observer: Observer | None = None
 
     def __post_init__(self) -> None:
-        self.clues = self.puzzle.lengths
+        palette = self.puzzle.palette
+        #: how many block colours (1: black and white, and the fast path)
+        self.colours = len(palette.colours) - 1
+        self.clues: tuple[tuple[Any, ...], tuple[Any, ...]] = self.puzzle.lengths
+        if self.colours > 1:
+            self.clues = tuple(tuple(tuple((b.length, palette.index(b.colour)) for b in clue)
+                                     for clue in self.puzzle.clues(axis))
+                               for axis in (ROW, COLUMN))  # type: ignore[assignment]
         self.sizes = (self.puzzle.width, self.puzzle.height)
         self.lines = (tuple(Line(ROW, r) for r in range(self.puzzle.height)),
                       tuple(Line(COLUMN, c) for c in range(self.puzzle.width)))
         self.stats.cells = self.puzzle.width * self.puzzle.height
+
+    def board(self) -> Board:
+        """A board of this puzzle's size and colours with every cell still open."""
+        return Board(self.puzzle.width, self.puzzle.height, self.colours)

@@ -27,7 +27,7 @@ def _cell(cell: Cell) -> str:
 
 
 def _value(colour: int) -> str:
-    return "filled" if colour else "empty"
+    return "empty" if colour == 0 else "filled" if colour == 1 else f"colour {colour}"
 
 
 def _indent(depth: int) -> str:
@@ -50,18 +50,32 @@ class Event:
 @dataclass(frozen=True)
 class LineSolved(Event):
     """The line solver fixed cells of a line: ``filled`` to a block colour, ``empty`` to
-    the background."""
+    the background; in colour, ``narrowed`` more lost a colour but may still take two."""
 
     at: Line
     filled: int
     empty: int
+    narrowed: int = 0
+
+    @classmethod
+    def of(cls, at: Line, removed: int, new: tuple[int, ...]) -> LineSolved:
+        """The step that took the colours in ``removed`` (a mask of the line's cells) away,
+        leaving the line's may-masks ``new`` (one per colour, the background first)."""
+        seen = multi = 0
+        for m in new:
+            multi |= seen & m
+            seen |= m
+        known = removed & ~multi
+        return cls(at, (known & ~new[0]).bit_count(), (known & new[0]).bit_count(),
+                   (removed & multi).bit_count())
 
     @property
     def line(self) -> Line:
         return self.at
 
     def describe(self) -> str:
-        return f"{self.at}: {self.filled} filled, {self.empty} empty"
+        return f"{self.at}: {self.filled} filled, {self.empty} empty" + (
+            f", {self.narrowed} narrowed" if self.narrowed else "")
 
 
 @dataclass(frozen=True)
@@ -84,10 +98,12 @@ class Refuted(Event):
 
     cell: Cell
     colour: int
+    #: the one colour the cell is left with, if only one is left
+    rest: int | None = None
 
     def describe(self) -> str:
-        return (f"probe: {_cell(self.cell)} {_value(self.colour)} is refuted, so it is "
-                f"{_value(1 - self.colour)}")
+        then = "" if self.rest is None else f", so it is {_value(self.rest)}"
+        return f"probe: {_cell(self.cell)} {_value(self.colour)} is refuted{then}"
 
 
 @dataclass(frozen=True)

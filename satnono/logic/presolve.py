@@ -41,8 +41,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     >>> r.solved, r.by_line, r.by_probe
     (False, 0, 0)
     """
-    puzzle = ctx.puzzle
-    board = Board(puzzle.width, puzzle.height)
+    board = ctx.board()
     with gc_paused():
         if not propagate(ctx, board, deadline=deadline):
             return _done(ctx, Presolved(None))

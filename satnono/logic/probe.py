@@ -50,6 +50,8 @@ def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
     Returns ``(consistent, changed, best, score)``: ``best`` is the first cell whose two
     branches fixed the most cells (``score``), meaningful when nothing changed.
     """
+    if board.colours > 1:
+        return _pass_colour(ctx, board, cells, deadline)
     changed = False
     best = None
     best_score = (-1, -1)
@@ -66,7 +68,7 @@ def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
             value = 0 if one is None else 1
             board.set(r, c, value)
             if ctx.observer is not None:
-                ctx.observer(Refuted((r, c), 1 - value), board)
+                ctx.observer(Refuted((r, c), 1 - value, value), board)
             if not propagate(ctx, board, (rows[r], cols[c]), deadline):
                 return False, True, None, best_score
             changed = True
@@ -83,6 +85,57 @@ def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
         known = board.known()
         g1, g0 = one.known() - known, zero.known() - known
         score = (min(g1, g0), g1 + g0)
+        if score > best_score:
+            best_score, best = score, (r, c)
+    return True, changed, best, best_score
+
+
+def _pass_colour(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
+                 ) -> tuple[bool, bool, Cell | None, Score]:
+    """:func:`_pass` over colours: each colour a cell may still take is tried; the ones
+    that contradict are ruled out, and a colour no surviving branch leaves a cell is ruled
+    out there too."""
+    changed = False
+    best = None
+    best_score = (-1, -1)
+    rows, cols = ctx.lines
+    row_layers = board.may[ROW]
+    for r, c in cells:
+        options = [k for k in range(board.colours, -1, -1) if row_layers[k][r] >> c & 1]
+        if len(options) < 2:
+            continue
+        if deadline.passed():
+            raise deadline.expired()
+        branches = []
+        refuted = []
+        for k in options:
+            b = _branch(ctx, board, r, c, k, deadline)
+            (refuted.append(k) if b is None else branches.append(b))
+        if refuted:
+            bit = ~(1 << c)
+            board.fix(rows[r], [layer[r] & bit if k in refuted else layer[r]
+                                for k, layer in enumerate(row_layers)])
+            if ctx.observer is not None:
+                for k in refuted:
+                    ctx.observer(Refuted((r, c), k, board.get(r, c)), board)
+            if not branches or not propagate(ctx, board, (rows[r], cols[c]), deadline):
+                return False, True, None, best_score
+            changed = True
+            continue
+        union = [list(layer) for layer in branches[0].may[ROW]]
+        for b in branches[1:]:
+            union = [list(map(or_, mine, theirs)) for mine, theirs in zip(union, b.may[ROW])]
+        dirty, agreed = _merge(ctx, board, union)
+        if dirty:
+            if ctx.observer is not None:
+                ctx.observer(Agreed((r, c), agreed), board)
+            if not propagate(ctx, board, dirty, deadline):
+                return False, True, None, best_score
+            changed = True
+            continue
+        known = board.known()
+        gains = [b.known() - known for b in branches]
+        score = (min(gains), sum(gains))
         if score > best_score:
             best_score, best = score, (r, c)
     return True, changed, best, best_score
@@ -146,7 +199,7 @@ def _worker(conn: Connection, parent: int, ctx: Context, deadline: Deadline) -> 
     try:
         while True:
             may, cells = conn.recv()
-            board = Board(ctx.puzzle.width, ctx.puzzle.height)
+            board = ctx.board()
             board.may = may
             probes, solves = ctx.stats.probes, ctx.stats.line_solves
             try:

@@ -33,6 +33,8 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
     >>> propagate(Context(p), b), b.strings()
     (True, ['###', '#..'])
     """
+    if board.colours > 1:
+        return _propagate_colour(ctx, board, dirty, deadline)
     may = board.may
     clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
     solve = ctx.cache.solve
@@ -91,7 +93,72 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
     return True
 
 
+def _propagate_colour(ctx: Context, board: Board, dirty: Iterable[Line] | None,
+                      deadline: Deadline) -> bool:
+    """:func:`propagate` over any number of colours: a line is a mask per colour, and a
+    colour that the line solver rules out in a cell is ruled out in its crossing line."""
+    may = board.may
+    clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
+    solve = ctx.cache.solve_colour
+    observer = ctx.observer
+    queue = [*lines[0], *lines[1]] if dirty is None else list(dirty)
+    queued = (bytearray(board.height), bytearray(board.width))
+    for axis, i in queue:
+        queued[axis][i] = 1
+    head = 0
+    solves = 0
+    clock = CLOCK_EVERY if deadline.limited else -1
+    while head < len(queue):
+        line = queue[head]
+        head += 1
+        axis, i = line
+        queued[axis][i] = 0
+        solves += 1
+        if solves == clock:
+            clock += CLOCK_EVERY
+            if deadline.passed():
+                ctx.stats.line_solves += solves
+                raise deadline.expired()
+        own = may[axis]
+        old = tuple(layer[i] for layer in own)
+        new = solve(clues[axis][i], sizes[axis], old)
+        if new is None:
+            ctx.stats.line_solves += solves
+            if observer is not None:
+                observer(Contradiction(line), board)
+            return False
+        if new == old:
+            continue
+        other = 1 - axis
+        cross, cross_lines, cross_queued = may[other], lines[other], queued[other]
+        keep = ~(1 << i)
+        changed = 0
+        for colour, (was, now) in enumerate(zip(old, new)):
+            removed = was & ~now
+            if not removed:
+                continue
+            own[colour][i] = now
+            changed |= removed
+            layer = cross[colour]
+            while removed:
+                low = removed & -removed
+                j = low.bit_length() - 1
+                removed ^= low
+                layer[j] &= keep
+                if not cross_queued[j]:
+                    cross_queued[j] = 1
+                    queue.append(cross_lines[j])
+        if observer is not None:
+            observer(LineSolved.of(line, changed, new), board)
+        if head > 4096 and head * 2 > len(queue):
+            del queue[:head]
+            head = 0
+    ctx.stats.line_solves += solves
+    return True
+
+
 def line_solve(puzzle: Puzzle, board: Board | None = None) -> Board | None:
     """The board after line logic alone, or None when line logic finds a contradiction."""
-    board = board or Board(puzzle.width, puzzle.height)
-    return board if propagate(Context(puzzle), board) else None
+    ctx = Context(puzzle)
+    board = board or ctx.board()
+    return board if propagate(ctx, board) else None

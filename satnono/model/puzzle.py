@@ -199,6 +199,15 @@ class Puzzle:
     def clue(self, line: Line) -> Clue:
         return self.clues(line.axis)[line.index]
 
+    def goal_solution(self) -> Solution | None:
+        """The author's picture as a grid (None when the file has none). A black-and-white
+        goal may draw filled cells as any of ``#*1X``, as the formats that carry one do."""
+        if not self.goal:
+            return None
+        if self.palette.black_and_white:
+            return Solution.from_strings(self.goal)
+        return Solution.from_chars(self.goal, self.palette.chars)
+
     def length(self, axis: Axis) -> int:
         """How many cells a line of ``axis`` has."""
         return self.width if axis is ROW else self.height
@@ -322,15 +331,75 @@ def puzzle_from_picture(grid: Iterable[Sequence[bool]] | Solution, title: str | 
     return Puzzle(rows, cols, title=title, goal=tuple(sol.strings()))
 
 
+def colour_runs(cells: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """The blocks of a line given as one colour index per cell: (length, colour) runs of
+    the cells that are not background.
+
+    >>> colour_runs([0, 2, 2, 1, 0, 1])
+    ((2, 2), (1, 1), (1, 1))
+    """
+    out = []
+    i, n = 0, len(cells)
+    while i < n:
+        if cells[i]:
+            j = i
+            while j < n and cells[j] == cells[i]:
+                j += 1
+            out.append((j - i, cells[i]))
+            i = j
+        else:
+            i += 1
+    return tuple(out)
+
+
+def _colour_solution(puzzle: Puzzle, sol: Solution) -> bool:
+    palette = puzzle.palette
+    if len(sol.layers) + 2 > len(palette.colours):
+        return False
+    layers = (sol.rows, *sol.layers)
+    for i, one in enumerate(layers):
+        for other in layers[i + 1:]:
+            if any(x & y for x, y in zip(one, other)):
+                return False  # a cell of two colours
+    grid = [[sol.colour(r, c) for c in range(sol.width)] for r in range(sol.height)]
+    for axis in (ROW, COLUMN):
+        lines = grid if axis is ROW else [list(col) for col in zip(*grid)]
+        for cells, clue in zip(lines, puzzle.clues(axis)):
+            if colour_runs(cells) != tuple((b.length, palette.index(b.colour)) for b in clue):
+                return False
+    return True
+
+
+def puzzle_from_colours(grid: Sequence[Sequence[int]], palette: Palette,
+                        title: str | None = None) -> Puzzle:
+    """The puzzle whose goal is a picture given as a palette index per cell (0 is the
+    background).
+
+    >>> p = puzzle_from_colours([[2, 2, 1], [0, 1, 1]], Palette((Colour("white", ".", "fff"),
+    ...     Colour("black", "#", "000"), Colour("red", "r", "f00"))))
+    >>> p.rows, p.goal
+    (((Block(2, 'red'), Block(1)), (Block(2),)), ('rr#', '.##'))
+    """
+    names = [c.name for c in palette.colours]
+    cols = [[grid[r][c] for r in range(len(grid))] for c in range(len(grid[0]) if grid else 0)]
+
+    def clue(cells: Sequence[int]) -> Clue:
+        return tuple(Block(n, names[k]) for n, k in colour_runs(cells))
+
+    return Puzzle(tuple(map(clue, grid)), tuple(map(clue, cols)), title=title,
+                  goal=tuple("".join(palette.chars[k] for k in row) for row in grid),
+                  palette=palette)
+
+
 def is_solution(puzzle: Puzzle, sol: Solution) -> bool:
     """Whether the grid has exactly the puzzle's clues: the check every reported answer
     passes before it leaves the library."""
     if sol.width != puzzle.width or sol.height != puzzle.height:
         return False
-    if sol.layers or not puzzle.palette.black_and_white:
-        return False  # colour grids are checked once colour puzzles can be solved
-    if any(m >> sol.width for m in sol.rows):
+    if any(m >> sol.width for layer in (sol.rows, *sol.layers) for m in layer):
         return False
+    if sol.layers or not puzzle.palette.black_and_white:
+        return _colour_solution(puzzle, sol)
     rows, cols = puzzle.lengths
     w, h = sol.width, sol.height
     return (all(line_clue(m, w) == c for m, c in zip(sol.rows, rows))

@@ -46,7 +46,9 @@ class Solution:
                 ) -> list[str]:
         """Each row as text; ``chars`` (a palette's characters, background first) for a
         colour grid, else ``fill`` and ``blank``."""
-        if chars is not None or self.layers:
+        if chars is not None and len(chars) == 2 and not self.layers:
+            blank, fill = chars[0], chars[1]
+        elif chars is not None or self.layers:
             table = chars or (blank + fill + "".join(str(k + 2) for k in range(len(self.layers))))
             return ["".join(table[self.colour(r, c)] for c in range(self.width))
                     for r in range(self.height)]
@@ -58,6 +60,17 @@ class Solution:
         width = len(lines[0]) if lines else 0
         return cls(width, tuple(sum(1 << c for c, ch in enumerate(s) if ch in fill)
                                 for s in lines))
+
+    @classmethod
+    def from_chars(cls, lines: Sequence[str], chars: str) -> Solution:
+        """A grid from rows of a palette's characters (``chars[k]`` draws colour k, the
+        background first); a character not in it counts as background."""
+        k = len(chars)
+        width = len(lines[0]) if lines else 0
+        masks = [[sum(1 << c for c, ch in enumerate(s) if ch == chars[colour]) for s in lines]
+                 for colour in range(1, k)]
+        return cls(width, tuple(masks[0]) if masks else (),
+                   tuple(tuple(m) for m in masks[1:]))
 
     @classmethod
     def from_cells(cls, grid: Iterable[Sequence[bool]]) -> Solution:

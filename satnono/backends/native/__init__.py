@@ -3,7 +3,8 @@
 Two searches, both driven by the complete line solver alone:
 
 * by default, propagation and probing at the root, then conflict-driven search with
-  clause learning (:mod:`.cdcl`, with the line solver as its theory, :mod:`.line_theory`)
+  clause learning (:mod:`.cdcl`, with the line solver as its theory, :mod:`.line_theory`;
+  in colour, :mod:`.colour_theory`)
   — what validates puzzles like 9-Dom, where plain backtracking meets the same dead ends
   millions of times;
 * with ``learning=False``, the plain depth-first search of :mod:`.search`, probing at
@@ -19,6 +20,7 @@ from ...logic.presolve import presolve
 from ...model.puzzle import Puzzle
 from ...model.solution import Solution
 from ...runtime.deadline import Deadline
+from .colour_theory import search_colour
 from .line_theory import search_learning
 from .search import search
 
@@ -29,9 +31,10 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
     if learning:
         pre = presolve(ctx, probing=probing, deadline=deadline)
         if pre.board is not None:
-            yield from search_learning(ctx, pre.board, deadline=deadline)
+            learn = search_colour if ctx.colours > 1 else search_learning
+            yield from learn(ctx, pre.board, deadline=deadline)
     else:
         yield from search(ctx, probing=probing, deadline=deadline)
 
 
-__all__ = ["search", "search_learning", "solutions"]
+__all__ = ["search", "search_colour", "search_learning", "solutions"]

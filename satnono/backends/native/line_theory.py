@@ -231,7 +231,7 @@ def search_learning(ctx: Context, board: Board | None = None, *,
                     deadline: Deadline) -> Iterator[Solution]:
     """Every solution below ``board`` (the empty board when None), each once, lazily."""
     puzzle = ctx.puzzle
-    start = board.copy() if board is not None else Board(puzzle.width, puzzle.height)
+    start = board.copy() if board is not None else ctx.board()
     theory = LineTheory(ctx, start, deadline)
     observer = ctx.observer
     trace = None if observer is None else (lambda event: observer(event, start))

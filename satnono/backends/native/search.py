@@ -15,7 +15,7 @@ from ...logic.context import Context
 from ...logic.events import Backtrack, Branch, Found
 from ...logic.probe import probe
 from ...logic.propagate import propagate
-from ...model.grid import Cell, Line
+from ...model.grid import ROW, Cell, Line
 from ...model.solution import Solution
 from ...runtime.deadline import Deadline
 
@@ -37,8 +37,7 @@ def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
     Branches try "filled" before "empty", so the order is deterministic (the 2×2 puzzle
     with two solutions gives them in the order the olympiad's program prints them).
     """
-    puzzle = ctx.puzzle
-    start = board if board is not None else Board(puzzle.width, puzzle.height)
+    start = board if board is not None else ctx.board()
     stack: list[tuple[Board, tuple[Line, ...] | None, int]] = [(start, None, 0)]
     stats, observer = ctx.stats, ctx.observer
     rows, cols = ctx.lines
@@ -74,8 +73,11 @@ def search(ctx: Context, board: Board | None = None, *, probing: bool = True,
             cell = _pick(board)
         r, c = cell
         lines = (rows[r], cols[c])
-        zero = board.copy()
-        zero.set(r, c, 0)
-        board.set(r, c, 1)
-        stack.append((zero, lines, depth + 1))
-        stack.append((board, lines, depth + 1))
+        # each colour the cell may take, block colours first ("filled" before "empty")
+        options = [k for k in range(board.colours, -1, -1) if board.may[ROW][k][r] >> c & 1]
+        for k in reversed(options):
+            branch = board if k == options[0] else board.copy()
+            if branch is not board:
+                branch.set(r, c, k)
+            stack.append((branch, lines, depth + 1))
+        board.set(r, c, options[0])

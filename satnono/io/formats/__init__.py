@@ -46,21 +46,29 @@ class Format:
     sniff: Callable[..., bool]
     write: Callable[[Puzzle], str] | None = None
     binary: bool = False
+    #: reads colour puzzles
+    colour: bool = False
+    #: writes them too (its writer keeps every block's colour and the palette)
+    writes_colour: bool = False
 
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
-    Format("json", "satnono JSON", (".json",), jsonfmt.read, jsonfmt.sniff, jsonfmt.write),
-    Format("webpbn", "webpbn XML", (".xml", ".pbn"), webpbn.read, webpbn.sniff, webpbn.write),
-    Format("non", "Simpson/mikix .non", (".non",), non.read, non.sniff, non.write),
+    Format("json", "satnono JSON", (".json",), jsonfmt.read, jsonfmt.sniff, jsonfmt.write,
+           colour=True, writes_colour=True),
+    Format("webpbn", "webpbn XML", (".xml", ".pbn"), webpbn.read, webpbn.sniff, webpbn.write,
+           colour=True, writes_colour=True),
+    Format("non", "Simpson/mikix/Nonny .non", (".non",), non.read, non.sniff, non.write,
+           colour=True),
     Format("picross", "picross-solver text (GRID/ROWS/COLUMNS)", (), picross.read,
            picross.sniff, picross.write),
     Format("pynogram", "pynogram text / nonogrid TOML", (".toml",), pynogram.read,
-           pynogram.sniff, pynogram.write),
+           pynogram.sniff, pynogram.write, colour=True),
     Format("mathprog", "GNU MathProg data", (".dat",), mathprog.read, mathprog.sniff,
            mathprog.write),
     Format("spoj", "SPOJ JCROSS", (), spoj.read, spoj.sniff, spoj.write),
     Format("mk", "Olšák .mk", (".mk",), simple.mk_read, simple.mk_sniff, simple.mk_write),
-    Format("g", "Olšák griddler .g", (".g",), griddler.read, griddler.sniff, griddler.write),
+    Format("g", "Olšák griddler .g", (".g",), griddler.read, griddler.sniff, griddler.write,
+           colour=True),
     Format("japan", "olympiad japan.dat", (".dat",), japan.read, japan.sniff, japan.write),
     Format("keen", "Kyle Keen v2 text", (), simple.keen_read, simple.keen_sniff,
            simple.keen_write),
@@ -73,6 +81,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
 
 #: Formats a puzzle can be written in (clues, not pictures).
 PUZZLE_WRITERS = tuple(n for n, f in FORMATS.items() if f.write is not None)
+#: the writers that keep colour
+COLOUR_WRITERS = tuple(n for n, f in FORMATS.items() if f.writes_colour)
 
 
 def _candidates(path: str, data: bytes) -> list[Format]:
@@ -180,6 +190,9 @@ def write_puzzle(puzzle: Puzzle, fmt: str) -> str:
     if f is None or f.write is None:
         raise UnsupportedOutput(f"cannot write puzzles as {fmt!r} (puzzle formats: "
                                 + ", ".join(PUZZLE_WRITERS) + ")")
+    if not puzzle.palette.black_and_white and fmt not in COLOUR_WRITERS:
+        raise UnsupportedOutput(f"{fmt} is written for black-and-white puzzles only; "
+                                "write this colour puzzle as " + " or ".join(COLOUR_WRITERS))
     return f.write(puzzle)
 
 

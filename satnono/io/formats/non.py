@@ -5,9 +5,9 @@ from __future__ import annotations
 import html
 import re
 
-from ...errors import ParseError
-from ...model.puzzle import Puzzle
-from ._common import checked, clue, lines_of, no_colour, number
+from ...errors import InvalidPuzzle, ParseError
+from ...model.puzzle import BLACK_AND_WHITE, Block, Palette, Puzzle
+from ._common import checked, clue, colour_clue, lines_of, number, palette_of, rgb_of
 
 NAME = "non"
 EXTENSIONS = (".non",)
@@ -31,20 +31,45 @@ def _unquote(value: str) -> str:
 _CLUE = re.compile(r"[0-9][0-9,\s]*")
 
 
-def _clue_tokens(line: str, path: str | None, lineno: int, key: str, count: int, k: int
-                 ) -> list[str]:
+def _clue_tokens(line: str, path: str | None, lineno: int, key: str, count: int, k: int,
+                 colours: dict[str, str]) -> list[str]:
     first = line.split(maxsplit=1)[0].lower() if line.strip() else ""
     if first in _KEYS:  # the next section began: this one is short
         raise ParseError(f"expected {count} {key[:-1]} clues (the {_SIZE[key]}), found {k} "
                          f"before '{first}'", path, lineno)
     toks = [t for t in re.split(r"[,\s]+", line.strip()) if t]
     for t in toks:
-        if not t.isdigit():
-            if re.fullmatch(r"[0-9]+[A-Za-z]", t):
-                raise no_colour(path, lineno)
+        if not t.isdigit() and t not in colours:
+            m = re.fullmatch(r"[0-9]+(\D\S*)", t)
+            if m and m.group(1) in colours:
+                continue
+            if m or t.isalpha():
+                raise ParseError(f"the colour {(m.group(1) if m else t)!r} is not declared "
+                                 "(a 'color' line declares it)", path, lineno)
             raise ParseError(f"expected a {key[:-1]} clue (block lengths), got "
                              f"{line.strip()[:40]!r}", path, lineno)
     return toks
+
+
+def _blocks(toks: list[str], path: str | None, lineno: int, colours: dict[str, str]
+            ) -> tuple[Block, ...] | tuple[int, ...]:
+    """Black and white: the lengths. In colour, Nonny names a colour before the lengths it
+    applies to (``red 1 green 2``), mikix puts its letter after each (``1r,2g``)."""
+    if not colours:
+        return clue(toks, path, lineno)
+    out: list[str] = []
+    current = "black"
+    for t in toks:
+        if t in colours:
+            current = colours[t]
+        elif t.isdigit():
+            out.append(f"{t}@{current}")
+        else:
+            m = re.fullmatch(r"([0-9]+)(\D\S*)", t)
+            assert m is not None
+            out.append(f"{m.group(1)}@{colours[m.group(2)]}")
+    names = {f"@{name}": name for name in colours.values()} | {"@black": "black"}
+    return tuple(colour_clue(out, path, lineno, names))
 
 
 _SIZE = {"rows": "height", "columns": "width"}
@@ -65,8 +90,10 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
     lines = lines_of(text)
     meta: dict[str, str] = {}
     width = height = None
+    declared: list[tuple[str, str, str, str | None]] = []  # (key, name, rgb, char)
+    colours: dict[str, str] = {}  # what a clue calls a colour -> its name
     sections: dict[str, tuple[list, list]] = {}
-    goal: list[str] | None = None
+    goal: list[list[str]] | None = None
     i = 0
     while i < len(lines):
         raw = lines[i].strip()
@@ -84,8 +111,12 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
         elif key in ("title", "by", "copyright", "catalogue", "license", "collection"):
             meta[key] = _unquote(value)
         elif key == "color":
-            raise no_colour(path, i)
+            if sections:
+                raise ParseError("'color' comes after the clues that would use it", path, i)
+            declared.append(_colour(value, path, i))
         elif key in ("rows", "columns"):
+            if declared and not colours:
+                colours = {k: name for k, name, _, _ in declared}
             count = height if key == "rows" else width
             if count is None:
                 need = "height" if key == "rows" else "width"
@@ -95,8 +126,8 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
                 if i >= len(lines):
                     raise ParseError(f"expected {count} {key} clues, the file ends after {k}",
                                      path, i)
-                toks = _clue_tokens(lines[i], path, i + 1, key, count, k)
-                clues.append(clue(toks, path, i + 1))
+                toks = _clue_tokens(lines[i], path, i + 1, key, count, k, colours)
+                clues.append(_blocks(toks, path, i + 1, colours))
                 where.append(i + 1)
                 i += 1
             _extra(lines, i, key, count, path)
@@ -110,24 +141,65 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
             else:  # pbnsolve's variant: the goal on the next H lines
                 cells = "".join(ln.strip() for ln in lines[i:i + height])
                 i += height
-            if len(cells) != width * height or set(cells) - set("01"):
-                if set(cells) - set("01"):
-                    raise no_colour(path, i) if re.search(r"[a-zA-Z]", cells) else ParseError(
-                        "the goal holds characters other than 0 and 1", path, i)
-                raise ParseError(f"the goal has {len(cells)} cells, expected "
-                                 f"{width}x{height}={width * height}", path, i)
-            goal = [cells[r * width:(r + 1) * width].replace("1", "#").replace("0", ".")
-                    for r in range(height)]
+            goal = _goal(cells, width, height, declared, path, i)
         # any other line is ignored, as the format asks
     for key in ("rows", "columns"):
         if key not in sections:
             raise ParseError(f"no '{key}' section", path, None)
+    palette = BLACK_AND_WHITE
+    if declared:
+        entries = [(name, char, rgb) for _, name, rgb, char in declared]
+        if "black" not in (e[0] for e in entries) and any(
+                b.colour == "black" for c in sections["rows"][0] for b in c):
+            entries.insert(0, ("black", "#", "000000"))  # numbers with no colour named
+        palette = palette_of(entries, path)
     p = Puzzle(tuple(sections["rows"][0]), tuple(sections["columns"][0]),
                title=meta.get("title"), author=meta.get("by"),
                copyright=meta.get("copyright"), source=meta.get("catalogue"),
-               goal=tuple(goal) if goal else None,
-               row_lines=tuple(sections["rows"][1]), col_lines=tuple(sections["columns"][1]))
+               goal=_chars(goal, palette, path) if goal else None,
+               row_lines=tuple(sections["rows"][1]), col_lines=tuple(sections["columns"][1]),
+               palette=palette)
     return [checked(p, path)]
+
+
+def _colour(value: str, path: str | None, lineno: int) -> tuple[str, str, str, str | None]:
+    """A ``color`` line: Nonny's ``color <name> <RRGGBB> <char>`` or mikix's
+    ``color <letter> #rrggbb``; returns (what clues call it, name, rgb, char)."""
+    toks = value.split()
+    if len(toks) == 3:
+        return toks[0], toks[0].lower(), rgb_of(toks[1], path, lineno), toks[2]
+    if len(toks) == 2:
+        return toks[0], toks[0], rgb_of(toks[1], path, lineno), toks[0][:1]
+    raise ParseError("expected 'color <name> <RRGGBB> <char>' or 'color <letter> #rrggbb'",
+                     path, lineno)
+
+
+def _goal(cells: str, width: int, height: int, declared: list[tuple[str, str, str, str | None]],
+          path: str | None, lineno: int) -> list[list[str]]:
+    """The goal's rows, each cell as its colour's name: ``1`` black (filled), ``0`` the
+    background, or a declared colour's letter."""
+    if len(cells) != width * height:
+        raise ParseError(f"the goal has {len(cells)} cells, expected "
+                         f"{width}x{height}={width * height}", path, lineno)
+    names = {key: name for key, name, _, _ in declared}
+    bad = set(cells) - set(names) - {"0", "1"}
+    if bad:
+        what = sorted(bad)[0]
+        if what.isalpha() and not declared:
+            raise ParseError("the goal holds colour letters but no 'color' line declares "
+                             "them", path, lineno)
+        raise ParseError(f"the goal holds {what!r}, which is neither 0, 1 nor a declared "
+                         "colour", path, lineno)
+    return [[names.get(ch, "white" if ch == "0" else "black")
+             for ch in cells[r * width:(r + 1) * width]] for r in range(height)]
+
+
+def _chars(goal: list[list[str]], palette: Palette, path: str | None) -> tuple[str, ...]:
+    try:
+        return tuple("".join(palette.chars[palette.index(name)] for name in row)
+                     for row in goal)
+    except InvalidPuzzle as exc:
+        raise ParseError(str(exc), path, None) from None
 
 
 def _quote(s: str) -> str:

@@ -1,4 +1,8 @@
-"""webpbn.com's XML export (``<puzzleset><puzzle>…``), black and white puzzles."""
+"""webpbn.com's XML export (``<puzzleset><puzzle>…``), in black and white or colour.
+
+Colours are declared as ``<color name="red" char="r">f00</color>``; the puzzle's
+``defaultcolor`` is the colour of a ``<count>`` without a ``color`` attribute and its
+``backgroundcolor`` (white unless it says otherwise) the background."""
 
 from __future__ import annotations
 
@@ -6,8 +10,8 @@ import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape
 
 from ...errors import ParseError
-from ...model.puzzle import Puzzle
-from ._common import checked, no_colour, number
+from ...model.puzzle import BLACK_AND_WHITE, Block, Palette, Puzzle
+from ._common import checked, number, palette_of, rgb_of
 
 NAME = "webpbn"
 EXTENSIONS = (".xml", ".pbn")
@@ -38,10 +42,8 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
     for pel in puzzles_el:
         if pel.get("type", "grid") != "grid":
             raise ParseError(f"puzzle type {pel.get('type')!r} is not supported", path, None)
-        colours = [c.get("name") for c in pel.findall("color")]
-        default = pel.get("defaultcolor", "black")
-        if len([c for c in colours if c not in ("white", None)]) > 1:
-            raise no_colour(path, None)
+        palette, default = _palette(pel, path)
+        known = {c.name for c in palette.colours[1:]}
         clues: dict[str, tuple] = {}
         for cel in pel.findall("clue"):
             kind = cel.get("type")
@@ -51,10 +53,13 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
             for lel in cel.findall("line"):
                 blocks = []
                 for cnt in lel.findall("count"):
-                    if cnt.get("color", default) != default:
-                        raise no_colour(path, None)
-                    blocks.append(number((cnt.text or "").strip(), path, None, "a block length"))
-                if 0 in blocks:
+                    colour = cnt.get("color", default)
+                    if colour not in known:
+                        raise ParseError(f"<count color={colour!r}>: not a colour of the "
+                                         "puzzle (a <color> element declares it)", path, None)
+                    length = number((cnt.text or "").strip(), path, None, "a block length")
+                    blocks.append(Block(length, colour))
+                if any(b.length == 0 for b in blocks):
                     raise ParseError("a block of length 0", path, None)
                 lines.append(tuple(blocks))
             clues[kind] = tuple(lines)
@@ -67,18 +72,49 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
                 img = _text(sel.find("image"))
                 if img:
                     rows = [r.strip().strip("|") for r in img.split("\n") if r.strip()]
-                    goal = tuple("".join("." if ch in ".0 " else "#" for ch in r) for r in rows)
+                    goal = _goal(rows, pel, palette)
         p = Puzzle(clues["rows"], clues["columns"], title=_text(pel.find("title")),
                    author=_text(pel.find("author")), copyright=_text(pel.find("copyright")),
-                   source=_text(pel.find("source")) or _text(pel.find("id")), goal=goal)
+                   source=_text(pel.find("source")) or _text(pel.find("id")), goal=goal,
+                   palette=palette)
         out.append(checked(p, path))
     return out
 
 
+def _palette(pel: ET.Element, path: str | None) -> tuple[Palette, str]:
+    """The puzzle's colours (``<color name= char=>RGB</color>``), the background first, and
+    the default block colour; none declared is black and white."""
+    declared = [(c.get("name") or "", c.get("char"), (c.text or "").strip())
+                for c in pel.findall("color")]
+    background = pel.get("backgroundcolor", "white")
+    default = pel.get("defaultcolor", "black")
+    names = [name for name, _, _ in declared]
+    if not [n for n in names if n != background] or set(names) <= {background, "black"}:
+        return BLACK_AND_WHITE, "black" if default in names or not names else default
+    bg = next(((n, ch, rgb_of(rgb, path, None)) for n, ch, rgb in declared if n == background),
+              ("white", ".", "ffffff"))
+    entries = [(n, ch, rgb_of(rgb, path, None)) for n, ch, rgb in declared if n != background]
+    return palette_of(entries, path, bg), default
+
+
+def _goal(rows: list[str], pel: ET.Element, palette: Palette) -> tuple[str, ...]:
+    """The goal picture in the palette's characters (the file's may differ)."""
+    if palette.black_and_white:
+        return tuple("".join("." if ch in ".0 " else "#" for ch in r) for r in rows)
+    theirs = {c.get("char"): c.get("name") for c in pel.findall("color")}
+    mine = {c.name: c.char for c in palette.colours}
+    return tuple("".join(mine.get(theirs.get(ch) or "", palette.chars[0]) for ch in r)
+                 for r in rows)
+
+
 def write(puzzle: Puzzle) -> str:
-    out = ['<?xml version="1.0"?>', "<puzzleset>", '<puzzle type="grid" defaultcolor="black">',
-           '<color name="white" char=".">fff</color>',
-           '<color name="black" char="X">000</color>']
+    palette = puzzle.palette
+    bg = palette.background
+    out = ['<?xml version="1.0"?>', "<puzzleset>",
+           f'<puzzle type="grid" defaultcolor="{escape(palette.colours[1].name)}" '
+           f'backgroundcolor="{escape(bg.name)}">']
+    out += [f'<color name="{escape(c.name)}" char="{escape(c.char)}">{c.rgb}</color>'
+            for c in palette.colours]
     for tag, value in (("source", puzzle.source), ("title", puzzle.title),
                        ("author", puzzle.author), ("copyright", puzzle.copyright)):
         if value:
@@ -86,10 +122,12 @@ def write(puzzle: Puzzle) -> str:
     for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
         out.append(f'<clue type="{kind}">')
         for c in clues:
-            out.append("<line>" + "".join(f"<count>{b}</count>" for b in c) + "</line>")
+            out.append("<line>" + "".join(
+                f"<count>{b.length}</count>" if b.colour == palette.colours[1].name else
+                f'<count color="{escape(b.colour)}">{b.length}</count>' for b in c) + "</line>")
         out.append("</clue>")
     if puzzle.goal:
-        img = "\n".join("|" + r.replace("#", "X") + "|" for r in puzzle.goal)
+        img = "\n".join("|" + r + "|" for r in puzzle.goal)
         out.append(f'<solution type="goal"><image>\n{img}\n</image></solution>')
     out += ["</puzzle>", "</puzzleset>"]
     return "\n".join(out) + "\n"
