@@ -38,6 +38,7 @@ from .model import (
     Verdict,
     clues_of,
     is_solution,
+    puzzle_from_colours,
     puzzle_from_picture,
     validate,
 )
@@ -47,7 +48,8 @@ __all__ = ["BLACK_AND_WHITE", "Block", "Colour", "CountMethod", "CountResult", "
            "InvalidPuzzle", "Level", "Palette", "ParseError", "Puzzle", "Rating", "Run",
            "SatnonoError", "SearchTimeout", "Solution", "SolverFailed", "Uniqueness",
            "UnknownBackend", "UnknownOption", "UsageError", "Verdict", "WrongSolution",
-           "clues_of", "count", "is_solution", "load", "puzzle_from_picture", "rate",
+           "clues_of", "count", "is_solution", "load", "puzzle_from_colours",
+           "puzzle_from_picture", "rate",
            "read_file", "save", "solve", "uniqueness", "validate"]
 
 # the analysis calls pull in pysat; importing satnono (and so ``satnono --help``) should

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from satnono.bench.suites import corpus_dir, index_rows, path_of, pick, puzzle_of
-from satnono.model.puzzle import Puzzle, lengths
+from satnono.model.puzzle import Colour, Palette, Puzzle, colour_runs, lengths
 from satnono.model.solution import Solution, line_clue
 
 CORPUS = corpus_dir()
@@ -56,3 +56,50 @@ def brute_solutions(puzzle: Puzzle) -> set[Solution]:
 def random_picture(rng, width: int, height: int, density: float) -> Solution:
     return Solution(width, tuple(sum(1 << c for c in range(width) if rng.random() < density)
                                  for _ in range(height)))
+
+
+def colour_placements(blocks, n):
+    """Every line colour blocks ``((length, colour index), ...)`` make, as one colour index
+    per cell (a background cell needed only between two blocks of one colour)."""
+    def place(j, p, line):
+        if j == len(blocks):
+            yield tuple(line + [0] * (n - p))
+            return
+        b, colour = blocks[j]
+        gap = 1 if j and blocks[j - 1][1] == colour else 0
+        for s in range(p + gap, n - b + 1):
+            yield from place(j + 1, s + b, line + [0] * (s - p) + [colour] * b)
+
+    yield from place(0, 0, [])
+
+
+def brute_colour_solutions(puzzle: Puzzle) -> set[tuple[str, ...]]:
+    """Every solution of a small colour puzzle, as row strings of the palette's characters:
+    each row from its own placements, the columns checked."""
+    index = {c.name: i for i, c in enumerate(puzzle.palette.colours)}
+
+    def blocks(clue):
+        return tuple((b.length, index[b.colour]) for b in clue)
+
+    chars = puzzle.palette.chars
+    options = [list(colour_placements(blocks(clue), puzzle.width)) for clue in puzzle.rows]
+    columns = [blocks(clue) for clue in puzzle.columns]
+    out = set()
+    for rows in itertools.product(*options):
+        if all(colour_runs([row[c] for row in rows]) == columns[c]
+               for c in range(puzzle.width)):
+            out.add(tuple("".join(chars[k] for k in row) for row in rows))
+    return out
+
+
+#: three block colours on white, for tests
+RGB_PALETTE = Palette((Colour("white", ".", "ffffff"), Colour("black", "#", "000000"),
+                       Colour("red", "r", "e01010"), Colour("blue", "b", "1030e0")))
+
+
+def random_colour_grid(rng, width: int, height: int, colours: int, density: float
+                       ) -> list[list[int]]:
+    """A picture as a colour index per cell: each cell a block colour 1..colours with
+    probability ``density``, else background."""
+    return [[rng.randint(1, colours) if rng.random() < density else 0 for _ in range(width)]
+            for _ in range(height)]

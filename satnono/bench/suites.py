@@ -16,11 +16,12 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ..errors import ParseError
 from ..io.formats import read_file
-from ..model.puzzle import Puzzle, puzzle_from_picture
+from ..model.puzzle import Colour, Palette, Puzzle, puzzle_from_colours, puzzle_from_picture
 from ..model.solution import Solution
 
-SUITES = ("survey", "tcga2015", "random", "large")
+SUITES = ("survey", "tcga2015", "random", "large", "colour")
 
 
 def _shared(variable: str, name: str, marker: str) -> Path:
@@ -158,9 +159,40 @@ def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
         yield f"random-{side}x{side}-d{density}-s{side}", puzzle_from_picture(Solution(side, rows))
 
 
+#: the block colours of the random colour pictures, in order of use
+_INKS = (("black", "#", "000000"), ("red", "r", "e01010"), ("blue", "b", "1030e0"),
+         ("green", "g", "10a020"), ("yellow", "y", "f0c800"))
+
+
+def colour(corpus: Path | None = None, seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
+    """The corpus's colour puzzles (those of square cells, first copy of each), then seeded
+    random colour pictures: 20×20 to 60×60, 2, 3 and 5 block colours, densities 0.6 and
+    0.8 (each filled cell a colour drawn evenly)."""
+    seen = set()
+    for row in index_rows(corpus):
+        if row["kind"] == "color" and row["clue_hash"] not in seen:
+            seen.add(row["clue_hash"])
+            try:
+                puzzle = puzzle_of(row, corpus)
+            except ParseError:  # a file of triangle cells, which satnono does not read
+                continue
+            yield Path(row["path_in_repo"]).stem, puzzle
+    for side in (20, 30, 45, 60):
+        for inks in (2, 3, 5):
+            for density in (0.6, 0.8):
+                s = seed + side * 100 + inks * 10 + int(density * 10)
+                rng = random.Random(s)
+                grid = [[rng.randint(1, inks) if rng.random() < density else 0
+                         for _ in range(side)] for _ in range(side)]
+                palette = Palette((Colour("white", ".", "ffffff"),)
+                                  + tuple(Colour(*ink) for ink in _INKS[:inks]))
+                yield (f"{side}x{side}-k{inks}-d{density}-s{s}",
+                       puzzle_from_colours(grid, palette))
+
+
 def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
     """The puzzles of a suite: one of ``SUITES`` or a tournament set's name."""
-    makers = {"survey": survey, "tcga2015": tcga2015, "large": large}
+    makers = {"survey": survey, "tcga2015": tcga2015, "large": large, "colour": colour}
     if name == "random":
         return list(random_suite())
     if name in makers:

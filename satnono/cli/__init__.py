@@ -25,7 +25,7 @@ COMMANDS = (solve, count, check, make, render, convert, bench, formats)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="satnono",
-        description="Solve, enumerate and count black-and-white nonograms.",
+        description="Solve, enumerate and count nonograms, black-and-white and colour.",
         epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"satnono {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -123,7 +123,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "(rerunning resumes). --report CSV writes a Markdown report with plots.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or directories")
     p.add_argument("--suite", action="append", metavar="NAME",
-                   help="survey, tcga2015, random or large (repeatable)")
+                   help="survey, tcga2015, random, large (black and white), colour, or a "
+                   "tournament set such as icga2020 (repeatable)")
     p.add_argument("--backend", default="sat,cpsat,native",
                    help="comma-separated: " + ", ".join(BACKENDS) + "; "
                    + ", ".join(f"{b}:N" for b in taking("workers", baselines=True))

@@ -20,11 +20,22 @@ def grey(text: str) -> int:
     return int(text)
 
 
+MAX_COLOURS = 24
+
+
+def colours(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_COLOURS:
+        raise argparse.ArgumentTypeError(f"expected 1..{MAX_COLOURS} colours, got {text!r}")
+    return int(text)
+
+
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("make", help="picture in, puzzle out, uniqueness checked",
                        description="Derive the clues of a picture (PBM, text grid of #/., "
                        "PNG, GIF, BMP, JPEG), write the puzzle with its goal picture, and "
-                       "check it at once. Exit 0 unique, 5 not unique, 1 no solution.")
+                       "check it at once; with --colours, a colour puzzle (a puzzle file's "
+                       "colour goal keeps its palette). Exit 0 unique, 5 not unique, 1 no "
+                       "solution.")
     p.add_argument("picture", help="picture file (- reads standard input)")
     p.add_argument("-o", "--output", metavar="PUZZLE", help="puzzle file (default: stdout)")
     p.add_argument("--to", metavar="FORMAT", help="puzzle format (default: from the "
@@ -33,6 +44,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=grey, default=128, metavar="0-255",
                    help="images: pixels darker than this are filled (default 128)")
     p.add_argument("--invert", action="store_true", help="light pixels are filled")
+    p.add_argument("--colours", "--colors", type=colours, metavar="K",
+                   help="a colour puzzle: the image reduced to K block colours and a "
+                   "background, its lightest colour (written as json unless --to webpbn)")
     p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first")
     p.add_argument("--title", help="the puzzle's title (default: the picture's name)")
     add_timeout(p, "time limit for the check")
@@ -45,21 +59,37 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..analyze.check import check
     from ..io.formats import FORMATS, format_for_extension, shown, write_puzzle
-    from ..io.image import load_picture, parse_size
+    from ..io.image import load_colour_picture, load_picture, parse_size
     from ..io.output import atomic_output
-    from ..model.puzzle import puzzle_from_picture, validate
+    from ..model.puzzle import Puzzle, puzzle_from_colours, puzzle_from_picture, validate
 
-    fmt = args.to or (format_for_extension(args.output) if args.output else None) or "non"
+    default = "json" if args.colours else "non"
+    fmt = args.to or (format_for_extension(args.output) if args.output else None) or default
     if fmt not in FORMATS or FORMATS[fmt].write is None:
         raise UsageError(f"cannot write puzzles as {fmt!r}; see 'satnono formats'")
-    pic = load_picture(args.picture, fmt=args.fmt, threshold=args.threshold,
-                       invert=args.invert, size=parse_size(args.size) if args.size else None)
-    if not any(pic.rows):
-        raise UsageError(f"{shown(args.picture)}: the picture is blank at threshold "
-                         f"{args.threshold} (try --threshold or --invert)")
+    if args.colours and not FORMATS[fmt].writes_colour:
+        raise UsageError(f"{fmt} is written for black-and-white puzzles only; write a colour "
+                         "puzzle as json or webpbn")
+    size = parse_size(args.size) if args.size else None
     title = args.title or ("" if args.picture == "-" else
                            os.path.splitext(os.path.basename(args.picture))[0])
-    puzzle = validate(puzzle_from_picture(pic, title=title))
+    puzzle: Puzzle
+    if args.colours:
+        if args.invert or args.threshold != 128:
+            raise UsageError("--threshold and --invert make black-and-white pictures; "
+                             "--colours keeps the colours")
+        grid, palette = load_colour_picture(args.picture, args.colours, fmt=args.fmt,
+                                            size=size)
+        if not any(any(row) for row in grid):
+            raise UsageError(f"{shown(args.picture)}: the picture is one colour")
+        puzzle = validate(puzzle_from_colours(grid, palette, title=title))
+    else:
+        pic = load_picture(args.picture, fmt=args.fmt, threshold=args.threshold,
+                           invert=args.invert, size=size)
+        if not any(pic.rows):
+            raise UsageError(f"{shown(args.picture)}: the picture is blank at threshold "
+                             f"{args.threshold} (try --threshold or --invert)")
+        puzzle = validate(puzzle_from_picture(pic, title=title))
     with atomic_output(args.output) as out:
         out.write(write_puzzle(puzzle, fmt))
     where = args.output or "standard output"

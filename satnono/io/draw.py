@@ -1,6 +1,7 @@
 """Puzzles and solutions as pictures, PNG (Pillow) or SVG: the printable blank puzzle with
 its clues in the margins, the solved grid, or the state line logic leaves (unknown cells
-shaded).
+shaded). A colour puzzle's cells take their palette colours, and each clue number sits in a
+square of its block's colour, as printed colour puzzles have.
 
 One layout serves both outputs: a square slot per clue number, as printed puzzles have, so
 long clues widen the margins instead of overflowing them; every fifth grid line is heavy.
@@ -14,6 +15,19 @@ from ..model.puzzle import Puzzle
 
 FILLED, EMPTY, UNKNOWN = 1, 0, None
 INK, PAPER, SHADE, RULE, FAINT = "#111111", "#ffffff", "#b8b8b8", "#222222", "#9a9a9a"
+
+
+def inks(puzzle: Puzzle) -> list[str]:
+    """The colour each palette index is drawn in (black a little soft, as print is)."""
+    if puzzle.palette.black_and_white:
+        return [PAPER, INK]
+    return ["#" + c.rgb for c in puzzle.palette.colours]
+
+
+def on(rgb: str) -> str:
+    """Dark or light text, whichever reads better on ``rgb``."""
+    r, g, b = (int(rgb[i:i + 2], 16) for i in (1, 3, 5))
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else PAPER
 
 
 @dataclass
@@ -80,14 +94,17 @@ def _rules(puzzle: Puzzle, lay: Layout):
 
 
 def _clue_texts(puzzle: Puzzle, lay: Layout):
-    """(x centre, y centre, text) of every clue number."""
+    """(x centre, y centre, text, colour index) of every clue number."""
     s = lay.cell
+    index = {c.name: i for i, c in enumerate(puzzle.palette.colours)}
     for r, clue in enumerate(puzzle.rows):
         for k, n in enumerate(reversed(clue)):
-            yield lay.left - (k + 1) * s + s // 2 - 2, lay.top + r * s + s // 2, str(n)
+            yield (lay.left - (k + 1) * s + s // 2 - 2, lay.top + r * s + s // 2, str(n),
+                   index[n.colour])
     for c, clue in enumerate(puzzle.columns):
         for k, n in enumerate(reversed(clue)):
-            yield lay.left + c * s + s // 2, lay.top - (k + 1) * s + s // 2 - 2, str(n)
+            yield (lay.left + c * s + s // 2, lay.top - (k + 1) * s + s // 2 - 2, str(n),
+                   index[n.colour])
 
 
 def png(puzzle: Puzzle, grid: list[list[int | None]] | None, *, clues: bool = True,
@@ -101,19 +118,26 @@ def png(puzzle: Puzzle, grid: list[list[int | None]] | None, *, clues: bool = Tr
     img = Image.new("RGB", (lay.width, lay.height), PAPER)
     d = ImageDraw.Draw(img)
     s = lay.cell
+    ink = inks(puzzle)
+    colour = not puzzle.palette.black_and_white
     for r, c, v in _cells(puzzle, grid):
         x, y = lay.left + c * s, lay.top + r * s
-        d.rectangle((x, y, x + s - 1, y + s - 1), fill=INK if v == FILLED else SHADE)
+        d.rectangle((x, y, x + s - 1, y + s - 1), fill=SHADE if v is None else ink[v])
     for x0, y0, x1, y1, heavy in _rules(puzzle, lay):
         d.line((x0, y0, x1, y1), fill=RULE if heavy else FAINT,
                width=2 if heavy and s >= 8 else 1)
     if clues:
         fonts: dict[int, ImageFont.ImageFont | ImageFont.FreeTypeFont] = {}
-        for x, y, text in _clue_texts(puzzle, lay):
+        for x, y, text, k in _clue_texts(puzzle, lay):
             size = _font_size(s, text)
             if size not in fonts:
                 fonts[size] = ImageFont.load_default(size=size)
-            d.text((x, y), text, fill=INK, font=fonts[size], anchor="mm")
+            if colour:
+                half = s // 2 - 1
+                d.rectangle((x - half, y - half, x + half, y + half), fill=ink[k],
+                            outline=FAINT)
+            d.text((x, y), text, fill=on(ink[k]) if colour else INK, font=fonts[size],
+                   anchor="mm")
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)
     return out.getvalue()
@@ -129,9 +153,11 @@ def svg(puzzle: Puzzle, grid: list[list[int | None]] | None, *, clues: bool = Tr
            f'viewBox="0 0 {lay.width} {lay.height}">',
            f"<title>{escape(puzzle.title or 'nonogram')} ({puzzle.size})</title>",
            f'<rect width="100%" height="100%" fill="{PAPER}"/>']
+    ink = inks(puzzle)
+    colour = not puzzle.palette.black_and_white
     for r, c, v in _cells(puzzle, grid):
         out.append(f'<rect x="{lay.left + c * s}" y="{lay.top + r * s}" width="{s}" '
-                   f'height="{s}" fill="{INK if v == FILLED else SHADE}"/>')
+                   f'height="{s}" fill="{SHADE if v is None else ink[v]}"/>')
     for x0, y0, x1, y1, heavy in _rules(puzzle, lay):
         out.append(f'<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" '
                    f'stroke="{RULE if heavy else FAINT}" '
@@ -139,8 +165,14 @@ def svg(puzzle: Puzzle, grid: list[list[int | None]] | None, *, clues: bool = Tr
     if clues:
         out.append('<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
                    f'dominant-baseline="central" fill="{INK}">')
-        for x, y, text in _clue_texts(puzzle, lay):
-            out.append(f'<text x="{x}" y="{y}" font-size="{_font_size(s, text)}">{text}</text>')
+        for x, y, text, k in _clue_texts(puzzle, lay):
+            if colour:
+                half = s // 2 - 1
+                out.append(f'<rect x="{x - half}" y="{y - half}" width="{2 * half}" '
+                           f'height="{2 * half}" fill="{ink[k]}" stroke="{FAINT}"/>')
+            fill = f' fill="{on(ink[k])}"' if colour else ""
+            out.append(f'<text x="{x}" y="{y}" font-size="{_font_size(s, text)}"{fill}>'
+                       f'{text}</text>')
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -151,4 +183,7 @@ def board_grid(board) -> list[list[int | None]]:
 
 
 def solution_grid(sol) -> list[list[int | None]]:
+    """Rows of palette indices (FILLED and EMPTY in black and white)."""
+    if sol.layers:
+        return [[sol.colour(r, c) for c in range(sol.width)] for r in range(sol.height)]
     return [[FILLED if m >> c & 1 else EMPTY for c in range(sol.width)] for m in sol.rows]

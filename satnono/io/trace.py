@@ -24,7 +24,9 @@ from ..model.solution import Solution
 MAX_FRAMES = 600
 
 
-Frame = tuple[tuple[int, ...], tuple[int, ...], "Line | None"]
+#: per colour (the background first), the row masks of the cells that may still take it;
+#: and the line to tint
+Frame = tuple[tuple[tuple[int, ...], ...], "Line | None"]
 
 
 class Tracer:
@@ -89,13 +91,18 @@ class Tracer:
         wide = 2 if 2 * w <= size.columns else 1
         tall = h + 8 > size.lines
         t = Text()
+        palette = self.puzzle.palette
+        inks = None if palette.black_and_white else ["#" + c.rgb for c in palette.colours]
 
         def colour(r: int, c: int) -> str:
             v = board.get(r, c) if r < h else 0
             on = r < h and focus is not None and \
                 focus.index == (r if focus.axis is ROW else c)
-            return ("red" if on else "white") if v == 1 else \
-                ("grey23" if on else "black") if v == 0 else "grey50"
+            if v is None:
+                return "grey50"
+            if v == 0:
+                return "grey23" if on else "black"
+            return inks[v] if inks else "red" if on else "white"
 
         for r in range(0, h, 2 if tall else 1):
             for c in range(w):
@@ -104,9 +111,12 @@ class Tracer:
                 else:
                     v = board.get(r, c)
                     on = focus is not None and focus.index == (r if focus.axis is ROW else c)
-                    ch = "█" * wide if v == 1 else ("· " if v == 0 else "░░")[:wide]
-                    t.append(ch, style="bold red" if on and v == 1 else
-                             "on grey23" if on else "")
+                    ch = "█" * wide if v else ("· " if v == 0 else "░░")[:wide]
+                    if inks and v:
+                        style = inks[v] + (" on grey23" if on else "")
+                    else:
+                        style = "bold red" if on and v == 1 else "on grey23" if on else ""
+                    t.append(ch, style=style)
             t.append("\n")
         t.append("\n".join(self._log), style="dim")
         return t
@@ -132,14 +142,21 @@ class Tracer:
 
 
 def _frame(board: Board, focus: Line | None) -> Frame:
-    """What a GIF frame needs of the board: per row, the cells that may still be empty and
-    may still be filled, and the line to tint."""
-    rows = board.may[ROW]
-    return tuple(rows[0]), tuple(rows[1]), focus
+    """What a GIF frame needs of the board: per colour and row, the cells that may still
+    take it, and the line to tint."""
+    return tuple(tuple(layer) for layer in board.may[ROW]), focus
 
 
-#: the palette: empty, filled, unknown; then the same on the line being analysed
-_PALETTE = [255, 255, 255, 17, 17, 17, 185, 185, 185, 255, 190, 190, 190, 20, 20, 230, 150, 150]
+def _palette(puzzle: Puzzle) -> list[int]:
+    """The GIF palette: each colour (empty white and filled near black in black and
+    white), then unknown grey; then all of them again tinted red, for the line being
+    analysed."""
+    from .draw import inks
+
+    base = [tuple(int(rgb[i:i + 2], 16) for i in (1, 3, 5)) for rgb in inks(puzzle)]
+    base.append((185, 185, 185))
+    tinted = [(int(r * 0.6 + 255 * 0.4), int(g * 0.6), int(b * 0.6)) for r, g, b in base]
+    return [v for rgb in base + tinted for v in rgb]
 #: frames are drawn about this many pixels on their longer side
 _FRAME_SIDE = 640
 # every byte with its bits in reverse order: row masks (bit c = column c) to the packed
@@ -156,29 +173,35 @@ def _layer(masks: tuple[int, ...], width: int) -> Any:
     return Image.frombytes("1", (width, len(masks)), data)
 
 
-def _image(frame: Frame, w: int, h: int, cell: int) -> Any:
+def _image(frame: Frame, w: int, h: int, cell: int, palette: list[int]) -> Any:
     """One frame, one pixel per cell drawn in C, then scaled up."""
     from PIL import Image
 
-    may_empty, may_fill, focus = frame
-    full = (1 << w) - 1
+    layers, focus = frame
+    k = len(layers)
+    seen, multi = [0] * h, [0] * h  # per row: cells that may take some colour, two or more
+    for layer in layers:
+        multi = [m | s & a for m, s, a in zip(multi, seen, layer)]
+        seen = [s | a for s, a in zip(seen, layer)]
     img = Image.new("P", (w, h), 0)
-    img.putpalette(_PALETTE + [0] * (768 - len(_PALETTE)))
-    img.paste(1, None, _layer(tuple(full & ~m for m in may_empty), w))  # filled
-    img.paste(2, None, _layer(tuple(a & b for a, b in zip(may_empty, may_fill)), w))
+    img.putpalette(palette + [0] * (768 - len(palette)))
+    for colour in range(1, k):  # the cells known to take it
+        img.paste(colour, None, _layer(tuple(a & ~m for a, m in zip(layers[colour], multi)), w))
+    img.paste(k, None, _layer(tuple(multi), w))
     if focus is not None:
         box = (0, focus.index, w, focus.index + 1) if focus.axis is ROW else \
             (focus.index, 0, focus.index + 1, h)
-        img.paste(img.crop(box).point(lambda v: v + 3), box)
+        img.paste(img.crop(box).point(lambda v: v + k + 1), box)
     return img.resize((w * cell, h * cell), Image.Resampling.NEAREST)
 
 
 def write_gif(path: str, puzzle: Puzzle, frames: list[Frame], seconds: float | None = None
               ) -> int:
-    """One frame per recorded step: filled black, empty white, unknown grey, the line being
-    analysed tinted; written atomically. With ``seconds``, frames are left out (the last,
-    the solution, never) once drawing and encoding them has taken that long, so that a
-    time limit holds for the animation too. Returns the frames written."""
+    """One frame per recorded step: each cell in its colour once known (filled black, empty
+    white in black and white), unknown grey, the line being analysed tinted; written
+    atomically. With ``seconds``, frames are left out (the last, the solution, never) once
+    drawing and encoding them has taken that long, so that a time limit holds for the
+    animation too. Returns the frames written."""
 
     from .output import atomic_output
 
@@ -186,18 +209,19 @@ def write_gif(path: str, puzzle: Puzzle, frames: list[Frame], seconds: float | N
     cell = max(1, min(16, _FRAME_SIDE // max(w, h)))
     stop = None if seconds is None else time.monotonic() + seconds
     written = [0]
+    palette = _palette(puzzle)
 
     def images() -> Iterator[Any]:
         for k, frame in enumerate(frames[1:], 1):
             if stop is not None and time.monotonic() > stop and k < len(frames) - 1:
                 continue
             written[0] += 1
-            img = _image(frame, w, h, cell)
+            img = _image(frame, w, h, cell, palette)
             if k == len(frames) - 1:
                 img.info["duration"] = 2500  # the solution stays on screen
             yield img
 
-    first = _image(frames[0], w, h, cell)
+    first = _image(frames[0], w, h, cell, palette)
     with atomic_output(path, binary=True) as fh:
         first.save(fh, format="GIF", save_all=True, append_images=images(), duration=60,
                    loop=0, optimize=False)

@@ -13,6 +13,7 @@ from .puzzle import (
     clues_of,
     is_solution,
     problems,
+    puzzle_from_colours,
     puzzle_from_picture,
     validate,
 )
@@ -22,4 +23,5 @@ from .verdict import CountMethod, Ending, Level, Verdict
 __all__ = ["BLACK_AND_WHITE", "COLUMN", "ROW", "Axis", "Block", "Cell", "Clue", "Colour",
            "CountMethod", "Ending", "Level", "Line", "Palette", "Problem", "Puzzle",
            "Solution", "Verdict", "canonical_order", "clues_of", "is_solution", "line_clue",
-           "problems", "puzzle_from_picture", "validate"]
+           "problems", "puzzle_from_colours", "puzzle_from_picture",
+           "validate"]
