@@ -86,6 +86,33 @@ def test_mismatched_colour_clues_every_backend_equals_brute_force():
     assert 0 in sizes and 1 in sizes and max(sizes) > 1
 
 
+def test_two_hundred_random_colour_pictures_up_to_15x15_agree_everywhere():
+    """1×1 to 15×15, 2 to 5 colours, densities 0.3 to 0.9: every backend returns the same
+    solutions (up to 20 of them), the picture among them when the list is whole."""
+    rng = random.Random(2026)
+    whole = 0
+    for _ in range(200):
+        w, h = rng.randint(1, 15), rng.randint(1, 15)
+        colours = rng.randint(2, 5)
+        grid = random_colour_grid(rng, w, h, colours, rng.uniform(0.3, 0.9))
+        p = puzzle_from_colours(grid, palette(min(colours, 3)) if colours <= 3 else
+                                wide_palette(colours))
+        sets = {b: found(p, b, 20) for b in BACKENDS}
+        assert len({len(s) for s in sets.values()}) == 1, {b: len(s) for b, s in sets.items()}
+        if len(sets["sat"]) < 20:
+            whole += 1
+            assert len({frozenset(s) for s in sets.values()}) == 1
+            assert tuple(p.goal) in sets["sat"]
+    assert whole > 150
+
+
+def wide_palette(colours: int) -> Palette:
+    from satnono import Colour
+
+    extra = (Colour("green", "g", "10a020"), Colour("yellow", "y", "f0c800"))
+    return Palette(RGB_PALETTE.colours + extra[:colours - 3])
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_random_colour_pictures_up_to_25x25_agree(seed):
     rng = random.Random(100 + seed)
@@ -142,6 +169,29 @@ def test_a_black_and_white_picture_in_a_colour_palette_has_the_same_solutions():
         bw = puzzle_from_colours(grid, palette(1))
         assert bw.palette.black_and_white
         assert set(found(bw, "sat")) == brute_colour_solutions(bw) == set(found(bw, "native"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_check_names_every_cell_that_differs_and_every_colour_it_takes(seed):
+    from satnono import Verdict, uniqueness
+
+    rng = random.Random(seed)
+    p = mismatched(rng, rng.randint(2, 4), rng.randint(2, 4), rng.randint(2, 3)) \
+        if rng.random() < 0.3 else puzzle_from_colours(
+            random_colour_grid(rng, rng.randint(2, 5), rng.randint(2, 4), 2, 0.4), palette(2))
+    truth = brute_colour_solutions(p)
+    u = uniqueness(p)
+    expected = {0: Verdict.NONE, 1: Verdict.UNIQUE}.get(len(truth), Verdict.MULTIPLE)
+    assert u.verdict is expected
+    if expected is not Verdict.MULTIPLE:
+        return
+    chars = p.palette.chars
+    takes = {(r, c): tuple(sorted({chars.index(s[r][c]) for s in truth}))
+             for r in range(p.height) for c in range(p.width)}
+    differ = {cell: ks for cell, ks in takes.items() if len(ks) > 1}
+    assert sorted(differ) == u.ambiguous
+    assert u.takes == differ
 
 
 # ------------------------------------------------------------------ the colour CNF

@@ -63,6 +63,14 @@ class Check:
             out.extend(f"    {x}   {y}" for x, y in zip(a, b))
             out.append(f"  {legend}:")
             out.extend(f"    {row}" for row in self.ambiguity)
+            if not self.puzzle.palette.black_and_white:
+                names = [c.name for c in self.puzzle.palette.colours]
+                listed = sorted(u.takes.items())
+                out.append("  the colours each of them takes:" + "".join(
+                    f"\n    row {r + 1}, column {c + 1}: {' or '.join(names[k] for k in ks)}"
+                    for (r, c), ks in listed[:12]))
+                if len(listed) > 12:
+                    out.append(f"    and {len(listed) - 12} more (all of them in --json)")
         if self.switches:
             sw = self.switches
             where = ", ".join(f"rows {r + 1}-{r + 2} × columns {c + 1}-{c + 2}"

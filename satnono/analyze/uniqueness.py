@@ -31,6 +31,8 @@ class Uniqueness:
     verdict: Verdict
     solutions: list[Solution] = field(default_factory=list)  # up to two
     ambiguous: list[Cell] = field(default_factory=list)  # (row, col), from 0
+    #: the colours (palette indices) each ambiguous cell takes across all solutions
+    takes: dict[Cell, tuple[int, ...]] = field(default_factory=dict)
     sat_calls: int = 0
     #: False when the time ran out after the verdict was proven, while looking for more
     #: ambiguous cells: ``ambiguous`` is then only those found
@@ -93,7 +95,28 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     # (the keys of colour literals are (row, column, colour): the cell is their first two)
     ambiguous = sorted({(key[0], key[1]) for key, v in cells
                         if any((v in first) != (v in m) for m in others)})
-    return Uniqueness(Verdict.MULTIPLE, sols, ambiguous, calls, complete)
+    return Uniqueness(Verdict.MULTIPLE, sols, ambiguous, _takes(cells, models, ambiguous),
+                      calls, complete)
+
+
+def _takes(cells: list, models: list, ambiguous: list[Cell]) -> dict[Cell, tuple[int, ...]]:
+    """The colours each ambiguous cell takes in the models found. The backbone search
+    goes on until every literal has flipped in some model or is proven fixed, so these
+    are all the colours the cell takes in any solution (a lower bound when the time ran
+    out)."""
+    wanted = set(ambiguous)
+    seen: dict[Cell, set[int]] = {cell: set() for cell in ambiguous}
+    sets = [set(m) for m in models]
+    for key, v in cells:
+        cell = (key[0], key[1])
+        if cell not in wanted:
+            continue
+        if len(key) == 3:  # a colour literal: the colour is the key's third part
+            if any(v in m for m in sets):
+                seen[cell].add(key[2])
+        else:  # black and white: one literal, filled when true
+            seen[cell].update(1 if v in m else 0 for m in sets)
+    return {cell: tuple(sorted(ks)) for cell, ks in seen.items()}
 
 
 def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,

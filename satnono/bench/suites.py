@@ -166,8 +166,9 @@ _INKS = (("black", "#", "000000"), ("red", "r", "e01010"), ("blue", "b", "1030e0
 
 def colour(corpus: Path | None = None, seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
     """The corpus's colour puzzles (those of square cells, first copy of each), then seeded
-    random colour pictures: 20×20 to 60×60, 2, 3 and 5 block colours, densities 0.6 and
-    0.8 (each filled cell a colour drawn evenly)."""
+    random colour pictures: 20×20, 30×30 and 45×45, 2, 3 and 5 block colours, densities
+    0.3, 0.5 and 0.8 (each filled cell a colour drawn evenly). As in black and white, the
+    sparse pictures are the hard ones: many solutions, little for line logic to hold."""
     seen = set()
     for row in index_rows(corpus):
         if row["kind"] == "color" and row["clue_hash"] not in seen:
@@ -177,9 +178,9 @@ def colour(corpus: Path | None = None, seed: int = 2026) -> Iterator[tuple[str, 
             except ParseError:  # a file of triangle cells, which satnono does not read
                 continue
             yield Path(row["path_in_repo"]).stem, puzzle
-    for side in (20, 30, 45, 60):
+    for side in (20, 30, 45):
         for inks in (2, 3, 5):
-            for density in (0.6, 0.8):
+            for density in (0.3, 0.5, 0.8):
                 s = seed + side * 100 + inks * 10 + int(density * 10)
                 rng = random.Random(s)
                 grid = [[rng.randint(1, inks) if rng.random() < density else 0

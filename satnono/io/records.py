@@ -115,6 +115,9 @@ def check_record(file: str, index: int, puzzle: Puzzle, check: Check) -> dict[st
                   u.solutions, len(u.solutions), check.seconds)
     if u.verdict is Verdict.MULTIPLE:
         out["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
+        chars = puzzle.palette.chars
+        out["ambiguous_colours"] = ["".join(chars[k] for k in u.takes.get(cell, ()))
+                                    for cell in u.ambiguous]
         out["ambiguity_grid"] = check.ambiguity
     if check.switches is not None:
         out["switches"] = [[r + 1, c + 1] for r, c in check.switches]
