@@ -141,3 +141,40 @@ def test_bad_backend_specs_are_refused(capsys):
                       ("sat:x", "whole number"), ("kissat", "unknown backend")):
         assert main(["bench", str(PUZZLES / "car.dat"), "--backend", spec]) == 2
         assert why in capsys.readouterr().err
+
+
+def test_orientations_split_the_time_and_report_each_puzzles_spread(tmp_path):
+    from satnono.model.orientation import ORIENTATIONS
+
+    out = tmp_path / "o.csv"
+    assert main(["bench", str(PUZZLES / "two.dat"), "--orientations", "--backend",
+                 "sat,plain-sat", "--timeout", "20", "-o", str(out)]) == 0
+    runs = read_csv(str(out))
+    assert sorted(r.puzzle for r in runs if r.backend == "sat") == sorted(
+        f"two.dat@{o}" for o in ORIENTATIONS)
+    assert {r.verdict for r in runs} == {"multiple"}
+    sizes = {r.size for r in runs}
+    assert len(sizes) in (1, 2)  # a transpose swaps width and height
+    for r in runs:
+        timed = r.line_s + r.probe_s + r.encode_s + r.load_s + r.search_s
+        assert 0 < timed <= r.wall + 1e-6 and r.read_s > 0
+        if r.backend == "plain-sat":  # one solver call: all of it search
+            assert r.search_s == r.wall
+        else:
+            assert r.line_s > 0
+    report = tmp_path / "o.md"
+    assert main(["bench", "--report", str(out), "-o", str(report)]) == 0
+    text = report.read_text()
+    assert "| backend | runs | read | line | probe | encode | load | search | other | total |" \
+        in text
+    assert "| two.dat | sat |" in text and "| two.dat | plain-sat |" in text
+    assert "| puzzle | id | lr | ud | lrud | t | tlr | tud | tlrud |" in text
+
+
+def test_percentiles_take_the_nearest_rank():
+    from satnono.bench.report import percentile
+
+    values = [float(v) for v in range(1, 101)]
+    assert (percentile(values, 50), percentile(values, 90), percentile(values, 99),
+            percentile(values, 100)) == (50.0, 90.0, 99.0, 100.0)
+    assert percentile([3.0], 90) == 3.0 and percentile([], 50) == 0.0

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..encode.residual import Encoding, decode_solution, residual
 from ..errors import UnsupportedSolver
-from ..logic.context import Context
+from ..logic.context import Context, Stats
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.child import race
@@ -64,23 +64,27 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
     if enc is None:
         yield res.board.to_solution()
         return
-    for true in models(enc, solver, limit, workers, deadline):
+    for true in models(enc, solver, limit, workers, deadline, ctx.stats):
         yield decode_solution(enc, true)
 
 
-def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline
-           ) -> Iterator[set[int]]:
+def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,
+           stats: Stats | None = None) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
-    ``workers`` racing searches."""
+    ``workers`` racing searches; the time loading and searching take go into ``stats``."""
+    stats = stats or Stats()
     settings = searches(workers)
     cells = list(enc.cells.values())
     # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
     # made each child copy the Python clause lists it read, which on large CNFs cost more
     # time and memory than the search (benchmarks/results/NOTES.md)
-    with new_solver(solver, enc.clauses, deadline=deadline) as base:
+    with stats.timing("load"):
+        base = new_solver(solver, enc.clauses, deadline=deadline)
+    with base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
         # in a child even alone: a solver busy in C hears no signal, a child can be killed
-        for true in race(jobs, deadline, what="SAT solver", size=enc.size(), always=True):
+        found = race(jobs, deadline, what="SAT solver", size=enc.size(), always=True)
+        for true in stats.timed("search", found):
             yield set(true)
 
 

@@ -11,7 +11,8 @@ import statistics
 import time
 
 from ..io.output import atomic_output
-from .runner import Run, machine, read_csv
+from ..model.orientation import ORIENTATIONS
+from .runner import STAGES, Run, machine, read_csv
 
 FAILED = ("timeout", "error")
 
@@ -98,17 +99,22 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     labels = list(dict.fromkeys(_label(r) for r in runs))
     modes = sorted({r.mode for r in runs})
     out = [f"## Suite `{suite}` ({', '.join(modes)})", ""]
-    # summary per backend
-    out.append("| backend | runs | solved | timeouts | median s | total s |")
-    out.append("|---|---:|---:|---:|---:|---:|")
+    # summary per backend: the per-puzzle distribution, then where the time went
+    out.append("| backend | runs | solved | timeouts | median s | 90th pct s | 99th pct s "
+               "| max s | total s |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for b in labels:
         rs = [r for r in runs if _label(r) == b]
         ok = [r for r in rs if r.verdict not in FAILED]
+        walls = sorted(_seconds(r) for r in rs)
         out.append(f"| {b} | {len(rs)} | {len(ok)} | "
                    f"{sum(r.verdict == 'timeout' for r in rs)} | "
                    f"{statistics.median(r.wall for r in rs):.3f} | "
-                   f"{sum(r.wall for r in rs):.1f} |")
+                   f"{percentile(walls, 90):.3f} | {percentile(walls, 99):.3f} | "
+                   f"{walls[-1]:.2f} | {sum(r.wall for r in rs):.1f} |")
     out.append("")
+    out += _stages_table([r for r in runs if r.verdict not in FAILED], labels)
+    out += _orientations_table(runs, labels)
     # baselines: ratio of each plain backend to its satnono counterpart, puzzle by puzzle
     pairs = [(base, mine) for base, mine in (("plain-sat", "sat"), ("plain-cpsat", "cpsat"))
              if any(lb.startswith(base) for lb in labels) and mine in labels]
@@ -135,6 +141,78 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     images = _plots(suite, runs, labels, folder, stem)
     out += [f"![{alt}]({name})" for alt, name in images]
     out.append("")
+    return out
+
+
+def percentile(ordered: list[float], pct: float) -> float:
+    """The ``pct``-th percentile of sorted values (nearest rank)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, -(-len(ordered) * pct // 100))
+    return ordered[int(min(rank, len(ordered))) - 1]
+
+
+def _stages_table(runs: list[Run], labels: list[str]) -> list[str]:
+    """Where the time of the finished runs went, summed per backend (runs made before
+    satnono timed its stages have none to show)."""
+    rows = []
+    for b in labels:
+        rs = [r for r in runs if _label(r) == b]
+        sums = {s: sum(getattr(r, f"{s}_s") for r in rs) for s in STAGES}
+        if not any(sums[s] for s in STAGES[1:]):
+            continue
+        wall = sum(r.wall for r in rs)
+        other = max(0.0, wall - sum(v for s, v in sums.items() if s != "read"))
+        cells = [f"{sums[s]:.2f}" for s in STAGES]
+        rows.append(f"| {b} | {len(rs)} | " + " | ".join(cells)
+                    + f" | {other:.2f} | {wall + sums['read']:.2f} |")
+    if not rows:
+        return []
+    return ["Where the time of the finished runs went (seconds summed over them; reading is "
+            "each puzzle's share of its file, outside the run; other is the rest of the "
+            "run: checking solutions, starting processes):", "",
+            "| backend | runs | " + " | ".join(STAGES) + " | other | total |",
+            "|---|---:|" + "---:|" * (len(STAGES) + 2), *rows, ""]
+
+
+def _orientations_table(runs: list[Run], labels: list[str]) -> list[str]:
+    """For puzzles run in their eight orientations (``name@o``): each backend's fastest,
+    median and slowest orientation, and per orientation the ratio of each plain baseline
+    to its satnono counterpart."""
+    turned = [r for r in runs if "@" in r.puzzle]
+    if not turned:
+        return []
+    out = ["Each puzzle in its eight orientations: seconds of the fastest, median and "
+           "slowest (a timeout counts as its limit), and the slowest over the fastest.", "",
+           "| puzzle | backend | min s | median s | max s | max / min |",
+           "|---|---|---:|---:|---:|---:|"]
+    by: dict = {}
+    for r in turned:
+        base, _, orientation = r.puzzle.rpartition("@")
+        by.setdefault((base, _label(r)), {})[orientation] = r
+    for (base, b), rs in by.items():
+        times = sorted(_seconds(r) for r in rs.values())
+        out.append(f"| {base} | {b} | {times[0]:.2f} | {statistics.median(times):.2f} | "
+                   f"{times[-1]:.2f} | {times[-1] / max(times[0], 1e-3):.1f}× |")
+    out.append("")
+    pairs = [(base, mine) for base, mine in (("plain-sat", "sat"), ("plain-cpsat", "cpsat"))
+             if base in labels and mine in labels]
+    for base_b, mine in pairs:
+        out += [f"{base_b} over {mine}, orientation by orientation:", "",
+                "| puzzle | " + " | ".join(ORIENTATIONS) + " |",
+                "|---|" + "---:|" * len(ORIENTATIONS)]
+        for base in dict.fromkeys(k[0] for k in by):
+            theirs, ours = by.get((base, base_b), {}), by.get((base, mine), {})
+            cells = []
+            for o in ORIENTATIONS:
+                a, m = theirs.get(o), ours.get(o)
+                if a is None or m is None or m.verdict in FAILED:
+                    cells.append("")
+                else:
+                    more = ">" if a.verdict == "timeout" else ""
+                    cells.append(f"{more}{_seconds(a) / max(m.wall, 1e-3):.1f}×")
+            out.append(f"| {base} | " + " | ".join(cells) + " |")
+        out.append("")
     return out
 
 

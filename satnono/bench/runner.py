@@ -73,6 +73,15 @@ class Run:
     # (last, so CSVs written before these columns existed still read and resume)
     machine: str = ""
     date: str = ""
+    # where the time went (seconds): reading the puzzle's file (its share of it), line
+    # propagation, probing, building the residual CNF, loading it, the search (for
+    # backends that do not say, what the rest of the run took)
+    read_s: float = 0.0
+    line_s: float = 0.0
+    probe_s: float = 0.0
+    encode_s: float = 0.0
+    load_s: float = 0.0
+    search_s: float = 0.0
 
     def key(self) -> tuple:
         return (self.suite, self.puzzle, self.backend, self.solver, self.mode)
@@ -141,6 +150,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
         options["solver"] = run.solver
     started = time.monotonic()
     cpu0 = _cpu()
+    seconds: dict[str, float] | None = None
     try:
         if run.mode == "count":
             from ..analyze.count import count
@@ -163,6 +173,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
             except SearchTimeout:
                 run.verdict = "timeout"
             stats = solving.stats
+            seconds = stats.seconds
             run.variables, run.clauses = stats.variables, stats.clauses
             if backend_row(backend).presolves and stats.fixed >= 0 and (
                     stats.variables or run.verdict != "timeout"):
@@ -172,6 +183,8 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
         run.error = f"{type(exc).__name__}: {exc}"[:300]
     run.wall = time.monotonic() - started
     run.cpu = _cpu() - cpu0
+    if seconds is not None:
+        _stages(run, seconds, run.wall)
     if run.fixed < 0 and run.verdict != "error":
         # backends that do not report it: what line propagation alone fixes (outside the
         # timed part; it costs milliseconds)
@@ -184,6 +197,19 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     return run
 
 
+#: the stages a run's time is split into, as :class:`Run` fields ``<stage>_s``
+STAGES = ("read", "line", "probe", "encode", "load", "search")
+
+
+def _stages(run: Run, seconds: dict[str, float], wall: float) -> None:
+    """Copy where a run's time went into ``run``; a backend that times nothing (CP-SAT,
+    the plain baselines: one solver call) gets the whole run as search."""
+    for stage in STAGES[1:]:
+        setattr(run, f"{stage}_s", seconds.get(stage, 0.0))
+    if not seconds:
+        run.search_s = wall
+
+
 def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
     from ..runtime.child import settle
 
@@ -194,6 +220,29 @@ def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
         conn.close()
 
 
+#: the solver libraries each backend imports on its first call
+LIBRARIES = {"sat": ("pysat.solvers",), "plain-sat": ("pysat.solvers", "pysat.card"),
+             "cpsat": ("ortools.sat.python.cp_model",),
+             "plain-cpsat": ("ortools.sat.python.cp_model",)}
+
+
+def warm(backends: set[str]) -> None:
+    """Import each backend and its solver library here, once, before the workers fork:
+    a run then measures solving, as in a process that solves puzzle after puzzle, not the
+    imports every fresh process pays (a quarter of a second for OR-Tools)."""
+    import importlib
+
+    from .. import pipeline  # noqa: F401
+
+    for name in backends:
+        backend_row(name).load()
+        for module in LIBRARIES.get(name, ()):
+            try:
+                importlib.import_module(module)
+            except ImportError:  # the run will say so
+                pass
+
+
 def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
     """Yield each task's result as it finishes, ``jobs`` worker processes at a time."""
     import multiprocessing as mp
@@ -201,6 +250,7 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
 
     ctx = mp.get_context("fork")
     here = machine()
+    warm({backend_spec(run.backend)[0] for run, _ in tasks})
     pending = list(reversed(tasks))
     running: dict = {}  # connection -> (process, run, started)
     try:

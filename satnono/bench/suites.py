@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import os
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from ..io.formats import read_file
 from ..model.puzzle import Colour, Palette, Puzzle, puzzle_from_colours, puzzle_from_picture
 from ..model.solution import Solution
 
-SUITES = ("survey", "tcga2015", "random", "large", "colour")
+SUITES = ("survey", "tcga2015", "random", "large", "colour", "tournaments")
 
 
 def _shared(variable: str, name: str, marker: str) -> Path:
@@ -193,36 +194,51 @@ def colour(corpus: Path | None = None, seed: int = 2026) -> Iterator[tuple[str, 
 
 def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
     """The puzzles of a suite: one of ``SUITES`` or a tournament set's name."""
-    makers = {"survey": survey, "tcga2015": tcga2015, "large": large, "colour": colour}
+    makers = {"survey": survey, "tcga2015": tcga2015, "large": large, "colour": colour,
+              "color": colour}
     if name == "random":
         return list(random_suite())
     if name in makers:
         return list(makers[name](corpus))
     if name in tournament_sets():
         return tournament(name)
+    if name == "tournaments":
+        return [(f"{s} {n}", p) for s in tournament_sets() for n, p in tournament(s)]
     from ..errors import UsageError
 
     raise UsageError(f"unknown suite {name!r} (known: {', '.join(SUITES)}, or a tournament "
                      "set such as icga2020)")
 
 
+Item = tuple[str, str, Puzzle, float]
+
+
 def gather(suites: list[str], paths: list[str], say: Callable[[str], None]
-           ) -> list[tuple[str, str, Puzzle]]:
-    """(suite, name, puzzle) for every suite and every puzzle file (or folder of them)
-    asked for; ``say`` hears what is skipped."""
+           ) -> list[Item]:
+    """(suite, name, puzzle, seconds) for every suite and every puzzle file (or folder of
+    them) asked for, ``seconds`` being the puzzle's share of the time its file took to
+    read; ``say`` hears what is skipped. The suite ``tournaments`` is every tournament set,
+    each under its own name."""
     from ..errors import SatnonoError
 
-    out = []
-    for name in suites:
-        items = suite(name)
+    out: list[Item] = []
+    names = [s for name in suites
+             for s in (tournament_sets() or [name] if name == "tournaments" else [name])]
+    for name in names:
+        started = time.perf_counter()
+        items = suite(name) if name != "tournaments" else []
         if not items:
-            say(f"suite {name}: no puzzles (is the corpus at {corpus_dir()}?); skipped")
-        out += [(name, n, p) for n, p in items]
+            say(f"suite {name}: no puzzles (is the corpus at {corpus_dir()}, the "
+                f"tournament sets at {tournaments_dir()}?); skipped")
+            continue
+        share = (time.perf_counter() - started) / len(items)
+        out += [(name, n, p, share) for n, p in items]
     for path in paths:
         files = [path]
         if os.path.isdir(path):
             files = sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
         for f in files:
+            started = time.perf_counter()
             try:
                 puzzles = read_file(f)
             except SatnonoError as exc:
@@ -231,7 +247,8 @@ def gather(suites: list[str], paths: list[str], say: Callable[[str], None]
                 say(f"skipping {exc}")
                 continue
             base = os.path.basename(f)
+            share = (time.perf_counter() - started) / max(1, len(puzzles))
             out += [(os.path.basename(path.rstrip("/")) if f != path else base,
-                     base + (f" #{i}" if len(puzzles) > 1 else ""), p)
+                     base + (f" #{i}" if len(puzzles) > 1 else ""), p, share)
                     for i, p in enumerate(puzzles, 1)]
     return out

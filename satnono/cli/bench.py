@@ -42,14 +42,20 @@ def run(args: argparse.Namespace) -> int:
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")
     items = gather(args.suite or [], args.paths, say)
+    if args.orientations:
+        from ..model.orientation import ORIENTATIONS, orient
+
+        items = [(s, f"{name}@{o}", orient(puzzle, o), read)
+                 for s, name, puzzle, read in items for o in ORIENTATIONS]
     if args.output:
         upgrade_csv(args.output)
     done = {r.key() for r in read_csv(args.output)} if args.output else set()
     tasks = []
-    for suite_name, name, puzzle in items:
+    for suite_name, name, puzzle, read in items:
         for b in backends:
             for s in (solvers if "solver" in BACKENDS[names[b]].options else [""]):
-                run = Run(suite_name, name, puzzle.size, b, s, args.mode, args.timeout)
+                run = Run(suite_name, name, puzzle.size, b, s, args.mode, args.timeout,
+                          read_s=read)
                 if run.key() not in done:
                     tasks.append((run, puzzle))
     if not items:
@@ -123,8 +129,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "(rerunning resumes). --report CSV writes a Markdown report with plots.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or directories")
     p.add_argument("--suite", action="append", metavar="NAME",
-                   help="survey, tcga2015, random, large (black and white), colour, or a "
-                   "tournament set such as icga2020 (repeatable)")
+                   help="survey, tcga2015, random, large (black and white), colour, a "
+                   "tournament set such as icga2020, or tournaments (all 30 sets; "
+                   "repeatable)")
     p.add_argument("--backend", default="sat,cpsat,native",
                    help="comma-separated: " + ", ".join(BACKENDS) + "; "
                    + ", ".join(f"{b}:N" for b in taking("workers", baselines=True))
@@ -132,6 +139,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--solver", help="comma-separated pysat solvers for sat and plain-sat")
     p.add_argument("--mode", default="validate", help="first (1 solution), validate (2, the "
                    "default: tells unique from not), count (exact count)")
+    p.add_argument("--orientations", action="store_true",
+                   help="run each puzzle in its eight orientations (transposed, mirrored: "
+                   "the same puzzle, searched in another order); the report gives each "
+                   "puzzle's spread")
     p.add_argument("--timeout", type=positive, default=60.0, metavar="S",
                    help="per run (default 60)")
     p.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes")

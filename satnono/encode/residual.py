@@ -287,7 +287,7 @@ def residual(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
         return Residual(pre, contradiction=True)
     if pre.board.solved():
         return Residual(pre)
-    with gc_paused():
+    with gc_paused(), ctx.stats.timing("encode"):
         enc = encode(ctx.puzzle, pre.board, deadline)
     if enc.infeasible:
         return Residual(pre, contradiction=True)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model.grid import COLUMN, ROW, Line
 from ..model.puzzle import Puzzle
@@ -20,6 +23,8 @@ class Stats:
     ``fixed`` is how many cells propagation and probing fixed before any solver ran (-1 when
     the backend does not presolve); ``variables`` and ``clauses`` the size of the residual
     CNF handed to a SAT solver or counter (0 when none was built), ``unknown`` its cells.
+    ``seconds`` says where the time went, by stage: ``line`` (propagation), ``probe``,
+    ``encode`` (the residual CNF), ``load`` (handing it to the solver), ``search``.
     """
 
     line_solves: int = 0
@@ -33,6 +38,31 @@ class Stats:
     unknown: int = 0
     variables: int = 0
     clauses: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def timing(self, stage: str) -> Iterator[None]:
+        """Add the time the ``with`` block takes to ``seconds[stage]``."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[stage] = (self.seconds.get(stage, 0.0)
+                                   + time.perf_counter() - started)
+
+    def timed(self, stage: str, items: Iterator[T]) -> Iterator[T]:
+        """``items``, with the time spent waiting for each added to ``seconds[stage]``
+        (a search that yields solutions as it finds them)."""
+        while True:
+            with self.timing(stage):
+                try:
+                    item = next(items)
+                except StopIteration:
+                    return
+            yield item
+
+
+T = TypeVar("T")
 
 
 @dataclass

@@ -43,11 +43,14 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     """
     board = ctx.board()
     with gc_paused():
-        if not propagate(ctx, board, deadline=deadline):
+        with ctx.stats.timing("line"):
+            consistent = propagate(ctx, board, deadline=deadline)
+        if not consistent:
             return _done(ctx, Presolved(None))
         by_line = board.known()
         if probing and not board.solved():
-            consistent, _ = probe(ctx, board, deadline, min(workers, cores()))
+            with ctx.stats.timing("probe"):
+                consistent, _ = probe(ctx, board, deadline, min(workers, cores()))
             if not consistent:
                 return _done(ctx, Presolved(None, by_line))
     return _done(ctx, Presolved(board, by_line, board.known() - by_line))

@@ -32,9 +32,9 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
         pre = presolve(ctx, probing=probing, deadline=deadline)
         if pre.board is not None:
             learn = search_colour if ctx.colours > 1 else search_learning
-            yield from learn(ctx, pre.board, deadline=deadline)
+            yield from ctx.stats.timed("search", learn(ctx, pre.board, deadline=deadline))
     else:
-        yield from search(ctx, probing=probing, deadline=deadline)
+        yield from ctx.stats.timed("search", search(ctx, probing=probing, deadline=deadline))
 
 
 __all__ = ["search", "search_colour", "search_learning", "solutions"]
