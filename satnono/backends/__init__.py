@@ -65,7 +65,8 @@ class Backend:
     ``ctx``, ``deadline`` and ``limit``; ``presolves`` says it propagates and probes first
     and fills ``ctx.stats`` with what that fixed and the residual CNF's size; ``colour``
     that it solves colour puzzles too (black and white, every backend does); a
-    ``baseline`` is kept to measure satnono against, not to use.
+    ``baseline`` is kept to measure satnono against, not to use; ``libraries`` are the
+    solver libraries it imports on its first call (:meth:`warm`).
     """
 
     name: str
@@ -75,6 +76,19 @@ class Backend:
     presolves: bool = False
     colour: bool = False
     baseline: bool = False
+    libraries: tuple[str, ...] = ()
+
+    def warm(self) -> None:
+        """Import this backend and its solver libraries now, in a process that will fork
+        one process per puzzle (``bench``, ``batch``): each then inherits them, and its
+        time is solving, not the imports every fresh process pays (a quarter of a second
+        for OR-Tools). A library that is missing is left for the run to report."""
+        self.load()
+        for module in self.libraries:
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                pass
 
     def handles(self, puzzle: Puzzle) -> bool:
         """Whether this backend solves ``puzzle``."""
@@ -106,16 +120,19 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             ("probing", "learning"), colour=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers"), presolves=True, colour=True),
+            ("solver", "probing", "workers"), presolves=True, colour=True,
+            libraries=("pysat.solvers",)),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
-            colour=True),
+            colour=True, libraries=("ortools.sat.python.cp_model",)),
     Backend("plain-sat", "satnono.backends.plain:sat_solutions",
             "baseline: the whole puzzle as a block-start CNF, no propagation, CaDiCaL",
-            ("solver",), colour=True, baseline=True),
+            ("solver",), colour=True, baseline=True,
+            libraries=("pysat.solvers", "pysat.card")),
     Backend("plain-cpsat", "satnono.backends.plain:cpsat_solutions",
             "baseline: one CP-SAT automaton per line over every cell, no propagation",
-            ("workers",), colour=True, baseline=True),
+            ("workers",), colour=True, baseline=True,
+            libraries=("ortools.sat.python.cp_model",)),
 )}
 
 DEFAULT = "sat"

@@ -220,29 +220,6 @@ def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
         conn.close()
 
 
-#: the solver libraries each backend imports on its first call
-LIBRARIES = {"sat": ("pysat.solvers",), "plain-sat": ("pysat.solvers", "pysat.card"),
-             "cpsat": ("ortools.sat.python.cp_model",),
-             "plain-cpsat": ("ortools.sat.python.cp_model",)}
-
-
-def warm(backends: set[str]) -> None:
-    """Import each backend and its solver library here, once, before the workers fork:
-    a run then measures solving, as in a process that solves puzzle after puzzle, not the
-    imports every fresh process pays (a quarter of a second for OR-Tools)."""
-    import importlib
-
-    from .. import pipeline  # noqa: F401
-
-    for name in backends:
-        backend_row(name).load()
-        for module in LIBRARIES.get(name, ()):
-            try:
-                importlib.import_module(module)
-            except ImportError:  # the run will say so
-                pass
-
-
 def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
     """Yield each task's result as it finishes, ``jobs`` worker processes at a time."""
     import multiprocessing as mp
@@ -250,7 +227,10 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
 
     ctx = mp.get_context("fork")
     here = machine()
-    warm({backend_spec(run.backend)[0] for run, _ in tasks})
+    from .. import pipeline  # noqa: F401  (what every run starts from)
+
+    for name in {backend_spec(run.backend)[0] for run, _ in tasks}:
+        backend_row(name).warm()  # once, before the workers fork
     pending = list(reversed(tasks))
     running: dict = {}  # connection -> (process, run, started)
     try:

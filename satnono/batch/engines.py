@@ -1,0 +1,157 @@
+"""Where a batch runs: this machine's cores (``--jobs N``) or a Dask cluster
+(``--cluster tcp://HOST:PORT``, or ``local:N`` for a cluster of N worker processes here).
+
+Either way the unit of work is a chunk of tasks and the answer a list of records, yielded
+as each chunk finishes. Small puzzles go in chunks, so that handing out work does not cost
+more than doing it; large ones go alone (:func:`plan`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from ..backends import backend
+from ..errors import SolverFailed, UsageError
+from .work import Job, Task, do_chunk, failed, stop_all
+
+#: puzzles of more cells than this go alone: they may take long, and one slow puzzle
+#: should not hold small ones back
+ALONE = 40 * 40
+#: the most puzzles in one chunk
+CHUNK = 32
+
+
+def plan(tasks: list[Task], workers: int) -> list[list[Task]]:
+    """``tasks`` in chunks: large puzzles one by one (first: they take longest), small
+    ones in chunks of up to :data:`CHUNK`, small enough that every worker gets about
+    eight of them."""
+    alone = [[t] for t in tasks if t.cells > ALONE]
+    small = [t for t in tasks if t.cells <= ALONE]
+    size = max(1, min(CHUNK, len(small) // (max(1, workers) * 8)))
+    return alone + [small[i:i + size] for i in range(0, len(small), size)]
+
+
+class Engine(Protocol):
+    """Runs chunks of tasks; :attr:`workers` says how many run at once."""
+
+    workers: int
+    name: str
+
+    def run(self, chunks: list[list[Task]], job: Job) -> Iterator[list[dict[str, Any]]]:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+class LocalEngine:
+    """``jobs`` chunks at a time on this machine. Each puzzle runs in a process of its own
+    (:func:`satnono.batch.work.do_one`), so the threads here only wait."""
+
+    def __init__(self, jobs: int = 1):
+        self.workers = jobs
+        self.name = f"{jobs} local process(es)"
+
+    def run(self, chunks: list[list[Task]], job: Job) -> Iterator[list[dict[str, Any]]]:
+        from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+        _warm(job.backend)  # each puzzle's process, forked from here, has it
+
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        pending = list(reversed(chunks))
+        running: set[Future[list[dict[str, Any]]]] = set()
+        try:
+            while pending or running:
+                while pending and len(running) < self.workers:
+                    running.add(pool.submit(do_chunk, pending.pop(), job))
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    yield fut.result()
+        finally:
+            for fut in running:
+                fut.cancel()
+            stop_all()  # the puzzles under way, when the batch is stopped
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskEngine:
+    """Chunks as Dask tasks. A worker that dies loses nothing: Dask gives its chunks to
+    another; a chunk that kills workers again and again (Dask's ``allowed-failures``) is
+    split and its puzzles tried alone, and a puzzle that still does is recorded as an
+    error with the reason, while the batch goes on."""
+
+    def __init__(self, address: str):
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise UsageError("--cluster needs Dask: pip install 'satnono[cluster]'") from None
+        self.cluster: Any = None
+        if address.startswith("local:"):
+            n = address.partition(":")[2]
+            if not n.isdigit() or int(n) < 1:
+                raise UsageError(f"--cluster {address}: local:N takes a number of worker "
+                                 "processes from 1, as in local:4")
+            import logging
+
+            # worker processes may start processes of their own (one per puzzle)
+            with dask.config.set({"distributed.worker.daemon": False}):
+                self.cluster = LocalCluster(n_workers=int(n), threads_per_worker=1,
+                                            processes=True, dashboard_address=None,
+                                            silence_logs=logging.ERROR)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(address, timeout=10)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SolverFailed(f"cannot reach the Dask scheduler at {address}: {exc}"
+                                   ) from None
+        info = self.client.scheduler_info()
+        self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
+        self.name = f"Dask at {info.get('address', address)} ({self.workers} worker thread(s))"
+
+    def run(self, chunks: list[list[Task]], job: Job) -> Iterator[list[dict[str, Any]]]:
+        from distributed import as_completed
+
+        self.client.run(_warm, job.backend)  # on every worker now; later ones warm up alone
+        futures = {self.client.submit(do_chunk, chunk, job, pure=False): chunk
+                   for chunk in chunks}
+        done = as_completed(list(futures))
+        try:
+            for fut in done:
+                chunk = futures.pop(fut)
+                try:
+                    yield fut.result()
+                except Exception as exc:  # KilledWorker, or the task could not run there
+                    if len(chunk) > 1:
+                        for task in chunk:  # find the one that does it
+                            alone = self.client.submit(do_chunk, [task], job, pure=False)
+                            futures[alone] = [task]
+                            done.add(alone)
+                    else:
+                        yield [failed(chunk[0], f"{type(exc).__name__}: {exc}"[:500])]
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _warm(name: str) -> None:
+    from .. import pipeline  # noqa: F401  (what every puzzle starts from)
+
+    backend(name).warm()
+
+
+def engine(jobs: int = 1, cluster: str | None = None) -> Engine:
+    """The engine ``--jobs`` or ``--cluster`` asks for."""
+    if cluster:
+        return DaskEngine(cluster)
+    return LocalEngine(jobs)

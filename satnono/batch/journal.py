@@ -1,0 +1,52 @@
+"""The results file of a batch: one JSON line per puzzle, appended and flushed as each
+arrives, so that a killed run keeps every line it wrote and a rerun skips them."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Any
+
+from ..errors import ParseError
+from ..io.output import write_failed
+
+
+def done(path: str | None) -> dict[str, dict[str, Any]]:
+    """The records already in ``path`` by key (none when there is no such file yet). A
+    last line cut short by a killed run is not a record: it is dropped from the file, and
+    its puzzle runs again."""
+    if not path or not os.path.exists(path):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        with open(path, "rb+") as fh:
+            data = fh.read()
+            keep = data.rfind(b"\n") + 1
+            if keep < len(data):  # a partial last line
+                fh.truncate(keep)
+            for lineno, line in enumerate(data[:keep].splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    out[str(record["key"])] = record
+                except (ValueError, KeyError, TypeError):
+                    raise ParseError("not a satnono batch results file (each line is a "
+                                     "JSON object with a \"key\")", path, lineno) from None
+    except OSError as exc:
+        raise ParseError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    return out
+
+
+def open_journal(path: str) -> IO[str]:
+    """``path`` opened for appending records (:func:`append`)."""
+    try:
+        return open(path, "a", encoding="utf-8")
+    except OSError as exc:
+        raise write_failed(path, exc) from None
+
+
+def append(fh: IO[str], record: dict[str, Any]) -> None:
+    """One record, one line, flushed at once: a process killed after this keeps it."""
+    fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+    fh.flush()

@@ -1,0 +1,217 @@
+"""One puzzle of a batch, done where a worker runs it: in a child process of its own,
+killed at the time limit (plus a grace), so that neither a solver busy in C nor one that
+runs out of memory takes the worker down with it."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.puzzle import Puzzle
+
+#: what a batch can do with each puzzle
+DOS = ("validate", "solve", "count", "check")
+#: seconds a puzzle's process gets past its time limit before it is killed
+GRACE = 2.0
+#: the puzzles' processes running now in this process (:func:`stop_all`)
+LIVE: set[Any] = set()
+
+
+@dataclass(frozen=True)
+class Task:
+    """One puzzle: entry ``index`` (from 1) of the file ``source``."""
+
+    source: str
+    index: int
+    puzzle: Puzzle
+
+    @property
+    def key(self) -> str:
+        """What the results file knows the puzzle by (a rerun skips the keys it has)."""
+        return f"{self.source}#{self.index}"
+
+    @property
+    def cells(self) -> int:
+        return self.puzzle.width * self.puzzle.height
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to do with every puzzle of a batch, and with what."""
+
+    do: str = "validate"
+    timeout: float = 60.0
+    backend: str = "sat"
+    workers: int = 1
+
+
+def collect(paths: list[str], say: Callable[[str], None]) -> list[Task]:
+    """Every puzzle in the files and folders given, each entry of a multi-puzzle file a
+    task of its own. A file named on the command line that cannot be read is an error; in
+    a folder, such a file is skipped with a word to ``say``."""
+    from ..errors import SatnonoError
+    from ..io.formats import read_file
+
+    tasks = []
+    for path in paths:
+        files = [path]
+        if os.path.isdir(path):
+            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+        for f in files:
+            try:
+                puzzles = read_file(f)
+            except SatnonoError as exc:
+                if f == path:
+                    raise
+                say(f"skipping {exc}")
+                continue
+            tasks += [Task(f, i, p) for i, p in enumerate(puzzles, 1)]
+    return tasks
+
+
+def where() -> str:
+    """The worker this runs on: its Dask address, else host and process."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        import threading
+
+        # --jobs N: the N threads of this process that each wait on one puzzle's process
+        slot = threading.current_thread().name.rpartition("_")[2]
+        return f"{socket.gethostname()}:{os.getpid()}/{slot}"
+
+
+def do_chunk(tasks: list[Task], job: Job) -> list[dict[str, Any]]:
+    """The result records of ``tasks``, one after another (what a worker runs)."""
+    return [do_one(t, job) for t in tasks]
+
+
+def do_one(task: Task, job: Job) -> dict[str, Any]:
+    """``task``'s result record: done in a child process killed ``GRACE`` seconds after
+    the time limit, whatever the solver does; the record says ``error`` (and why) when
+    the child dies, ``timeout`` when it had to be killed."""
+    import multiprocessing as mp
+
+    from ..runtime.child import death
+
+    record = _record(task)
+    record["worker"] = where()
+    started = time.monotonic()
+    _allow_children()
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, os.getpid(), task, job))
+    proc.start()
+    LIVE.add(proc)
+    child.close()
+    try:
+        if parent.poll(job.timeout + GRACE):
+            try:
+                record.update(parent.recv())
+            except EOFError:
+                record.update(verdict="error",
+                              error=f"the solver process {death(proc)}")
+        else:
+            proc.kill()
+            record.update(verdict="timeout", error="killed at the time limit")
+    finally:
+        parent.close()
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        LIVE.discard(proc)
+    record["seconds"] = round(time.monotonic() - started, 4)
+    return record
+
+
+def stop_all() -> None:
+    """Kill every puzzle process this process runs (Ctrl-C on a batch)."""
+    for proc in list(LIVE):
+        proc.kill()
+
+
+def _allow_children() -> None:
+    """Dask starts its worker processes as daemons, and Python refuses a daemon children
+    of its own; a puzzle's process is killed by this one at its time limit and dies with
+    it (``settle``), which is what the rule guards against."""
+    import multiprocessing as mp
+
+    config = getattr(mp.current_process(), "_config", None)
+    if isinstance(config, dict) and config.get("daemon"):
+        config["daemon"] = False
+
+
+def _record(task: Task) -> dict[str, Any]:
+    p = task.puzzle
+    return {"key": task.key, "source": task.source, "index": task.index, "title": p.title,
+            "size": p.size, "verdict": "", "solutions": 0, "seconds": 0.0, "worker": "",
+            "error": ""}
+
+
+def _child(conn: Any, parent: int, task: Task, job: Job) -> None:
+    from ..runtime.child import settle
+
+    settle(parent)
+    try:
+        conn.send(_work(task.puzzle, job))
+    except BaseException as exc:  # reported in the record, never fatal to the batch
+        conn.send({"verdict": "error", "error": f"{type(exc).__name__}: {exc}"[:500]})
+    finally:
+        conn.close()
+
+
+def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
+    """The part of the record the work itself fills in (runs in the child)."""
+    from ..errors import SearchTimeout
+
+    options: dict[str, Any] = {"workers": job.workers} if job.workers > 1 else {}
+    if job.do == "count":
+        from ..analyze.count import count
+
+        res = count(puzzle, backend=job.backend, timeout=job.timeout, **options)
+        return {"verdict": "count" if res.complete else "timeout", "solutions": res.count,
+                "count": res.count if res.complete else None, "method": res.method}
+    if job.do == "check":
+        from ..analyze.check import check
+
+        c = check(puzzle, timeout=job.timeout, **options)
+        if c.verdict is None:
+            return {"verdict": "timeout", "error": c.timeout}
+        u = c.uniqueness
+        assert u is not None
+        out: dict[str, Any] = {"verdict": c.verdict.value, "solutions": len(u.solutions),
+                               "ambiguous_cells": len(u.ambiguous)}
+        if c.rating is not None:
+            out["difficulty"] = c.rating.level.value
+        return out
+    from ..pipeline import solve
+
+    run = solve(puzzle, job.backend, limit=2, timeout=job.timeout, **options)
+    found = []
+    try:
+        for sol in run:
+            found.append(sol)
+    except SearchTimeout:
+        # one solution found is no verdict: a second may have been next
+        return {"verdict": "timeout", "solutions": len(found), **_solution(job, puzzle, found)}
+    verdict = {0: "none", 1: "unique"}.get(len(found), "multiple")
+    return {"verdict": verdict, "solutions": len(found), **_solution(job, puzzle, found)}
+
+
+def _solution(job: Job, puzzle: Puzzle, found: list) -> dict[str, Any]:
+    if job.do != "solve" or not found:
+        return {}
+    return {"solution": found[0].strings(chars=puzzle.palette.chars)}
+
+
+def failed(task: Task, reason: str) -> dict[str, Any]:
+    """The record of a puzzle that could not be done at all (its worker kept dying)."""
+    record = _record(task)
+    record.update(verdict="error", error=reason)
+    return record

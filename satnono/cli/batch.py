@@ -1,0 +1,137 @@
+"""``satnono batch``: every puzzle of files and folders, on local processes or a Dask
+cluster; one JSON line per puzzle, resumable."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..backends import BACKENDS
+from ..errors import UsageError
+from .options import SubParsers, add_timeout, say, whole
+from .status import ExitStatus
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..batch import DOS, Job, collect, done, engine, open_journal, plan
+    from ..batch.journal import append
+
+    if args.do not in DOS:
+        raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
+    job = Job(args.do, args.timeout or 60.0, args.backend, args.workers)
+    tasks = collect(args.paths, say)
+    if not tasks:
+        raise UsageError("no puzzles in the files and folders given")
+    already = done(args.output)
+    todo = [t for t in tasks if t.key not in already]
+    if already:
+        say(f"resuming: {len(tasks) - len(todo)} of {len(tasks)} puzzle(s) already in "
+            f"{args.output}, {len(todo)} to go")
+    runner = engine(args.jobs, args.cluster)
+    out = open_journal(args.output) if args.output else sys.stdout
+    records: list[dict[str, Any]] = []
+    started = time.monotonic()
+    try:
+        say(f"batch: {len(todo)} puzzle(s), --do {job.do}, {job.timeout:g} s each, on "
+            f"{runner.name}")
+        chunks = plan(todo, runner.workers)
+        for record in _progress(_records(runner.run(chunks, job)), len(todo)):
+            append(out, record)
+            records.append(record)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Interrupted)
+        where = f"; rerun with -o {args.output} to go on" if args.output else ""
+        how = getattr(exc, "message", "interrupted").split(":")[0]
+        say(f"satnono: {how}: {len(records)} of {len(todo)} puzzle(s) done{where}")
+        return int(getattr(exc, "status", ExitStatus.INTERRUPTED))
+    finally:
+        runner.close()
+        if out is not sys.stdout:
+            out.close()
+    _summary(records, time.monotonic() - started)
+    return ExitStatus.OK
+
+
+def _records(chunks: Iterable[list[dict[str, Any]]]) -> Iterator[dict[str, Any]]:
+    for chunk in chunks:
+        yield from chunk
+
+
+def _progress(records: Iterator[dict[str, Any]], total: int
+              ) -> Iterator[dict[str, Any]]:
+    """A live bar on a terminal: done, failed, rate, time left."""
+    if not sys.stderr.isatty():
+        yield from records
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    cols = (TextColumn("batch"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]} failed, {task.fields[rate]}/s"),
+            TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    started = time.monotonic()
+    bad = 0
+    with Progress(*cols, transient=False) as bar:
+        task = bar.add_task("batch", total=total, failed=0, rate="-")
+        for n, record in enumerate(records, 1):
+            bad += record["verdict"] in ("timeout", "error")
+            rate = n / max(1e-9, time.monotonic() - started)
+            bar.update(task, advance=1, failed=bad, rate=f"{rate:.1f}")
+            yield record
+
+
+def _summary(records: list[dict[str, Any]], seconds: float) -> None:
+    if not records:
+        say("batch: nothing left to do")
+        return
+    verdicts = Counter(r["verdict"] for r in records)
+    parts = ", ".join(f"{v} {n}" for v, n in verdicts.most_common())
+    say(f"batch: {len(records)} puzzle(s) in {seconds:.1f} s ({len(records) / seconds:.1f}/s): "
+        f"{parts}")
+    slow = sorted(records, key=lambda r: -r["seconds"])[:5]
+    say("slowest: " + "; ".join(f"{r['key']} {r['seconds']:.2f} s ({r['verdict']})"
+                                for r in slow))
+    for r in records:
+        if r["verdict"] == "error":
+            say(f"error: {r['key']}: {r['error']}")
+
+
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
+    p = sub.add_parser("batch", help="validate, solve, count or check every puzzle of files "
+                       "and folders, here or on a Dask cluster",
+                       description="Every puzzle in the files and folders given (each entry "
+                       "of a multi-puzzle file) is one task, run in a process of its own "
+                       "killed at the time limit. One JSON line per puzzle (source, index, "
+                       "title, size, verdict, solutions or count, seconds, worker, error) "
+                       "goes to -o FILE, flushed as it comes; rerunning with the same -o "
+                       "skips the puzzles already there.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
+    p.add_argument("--do", default="validate", metavar="WHAT",
+                   help="validate (the default: unique, multiple or none), solve (the same, "
+                   "with the solution), count (the exact count), check (verdict, ambiguous "
+                   "cells, difficulty)")
+    p.add_argument("-o", "--output", metavar="FILE.jsonl",
+                   help="results file (resumable); standard output when not given")
+    add_timeout(p, "per puzzle, in seconds (default 60)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=whole, default=1, metavar="N",
+                       help="puzzles at a time on this machine (default 1)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="a Dask scheduler (tcp://HOST:8786), or local:N for a cluster "
+                       "of N worker processes here; needs pip install 'satnono[cluster]'")
+    p.add_argument("--backend", default="sat", choices=[b for b in BACKENDS],
+                   help="the backend for each puzzle (default sat)")
+    p.add_argument("--workers", type=whole, default=1, metavar="N",
+                   help="racing searches per puzzle (sat, cpsat; mind --jobs)")
+    p.set_defaults(run=run)
+    return p
+

@@ -1,0 +1,134 @@
+"""satnono batch on local processes and on a real Dask LocalCluster: the same verdicts as
+one process, every puzzle once when a worker is killed mid-run, resume after a cut."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import satnono
+from satnono.cli import main
+from satnono.io.formats import read_file, write_puzzle
+from satnono.model.puzzle import puzzle_from_picture
+
+from .conftest import random_picture
+
+distributed = pytest.importorskip("distributed")
+
+
+def _collection(folder, n: int, seed: int = 7) -> dict[str, str]:
+    """``n`` random pictures' puzzles in one TAAI file of many puzzles (as the tournament
+    sets are): key -> the verdict one process gives."""
+    rng = random.Random(seed)
+    puzzles = []
+    for _ in range(n):
+        side = rng.randint(3, 14)
+        puzzles.append(puzzle_from_picture(random_picture(rng, side, side,
+                                                          rng.choice([0.3, 0.5, 0.7]))))
+    path = folder / "set.txt"
+    path.write_text("".join(write_puzzle(p, "taai").replace("$1", f"${i}", 1)
+                            for i, p in enumerate(puzzles, 1)))
+    verdicts = {}
+    for i, p in enumerate(read_file(str(path)), 1):
+        found = sum(1 for _ in satnono.solve(p, limit=2))
+        verdicts[f"{path}#{i}"] = {0: "none", 1: "unique"}.get(found, "multiple")
+    return verdicts
+
+
+def _records(path) -> list[dict]:
+    return [json.loads(line) for line in open(path, encoding="utf-8")]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    import dask
+
+    with dask.config.set({"distributed.worker.daemon": False}):
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as c:
+            yield c
+
+
+def test_batch_on_local_processes_and_on_a_cluster_gives_one_process_verdicts(
+        tmp_path, cluster):
+    expected = _collection(tmp_path, 200)
+    assert set(expected.values()) == {"unique", "multiple"}
+    for how in (["--jobs", "2"], ["--cluster", cluster.scheduler_address]):
+        out = tmp_path / f"{how[0][2:]}.jsonl"
+        assert main(["batch", str(tmp_path / "set.txt"), "-o", str(out), *how]) == 0
+        records = _records(out)
+        assert len(records) == 200
+        assert {r["key"]: r["verdict"] for r in records} == expected
+        workers = {r["worker"] for r in records}
+        if how[0] == "--cluster":  # the records name the cluster's workers
+            assert workers <= set(cluster.scheduler_info["workers"])
+        assert all(r["seconds"] > 0 and r["size"] and r["error"] == "" for r in records)
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_and_repeats_nothing(tmp_path, cluster):
+    expected = _collection(tmp_path, 400, seed=11)
+    out = tmp_path / "r.jsonl"
+    client = distributed.Client(cluster)
+    pids = client.run(os.getpid)
+    runner = subprocess.Popen(  # started as a user starts it
+        [sys.executable, "-m", "satnono", "batch", str(tmp_path / "set.txt"), "-o", str(out),
+         "--cluster", cluster.scheduler_address])
+    deadline = time.monotonic() + 60
+    while (not out.exists() or len(out.read_text().splitlines()) < 10) and \
+            time.monotonic() < deadline:
+        time.sleep(0.02)
+    victim = next(iter(pids.values()))
+    os.kill(victim, signal.SIGKILL)  # mid-run: some chunks are on it
+    assert len(out.read_text().splitlines()) < 400
+    status = [runner.wait(120)]
+    client.wait_for_workers(2, timeout=30)  # the nanny starts a new worker in its place
+    assert victim not in client.run(os.getpid).values()
+    client.close()
+    assert status == [0]
+    records = _records(out)
+    keys = [r["key"] for r in records]
+    assert len(keys) == len(set(keys)) == 400  # every puzzle once
+    assert {r["key"]: r["verdict"] for r in records} == expected
+
+
+def test_a_cut_results_file_resumes_where_it_stopped(tmp_path, capsys):
+    expected = _collection(tmp_path, 30, seed=3)
+    out = tmp_path / "r.jsonl"
+    assert main(["batch", str(tmp_path / "set.txt"), "-o", str(out), "--do", "solve"]) == 0
+    lines = out.read_text().splitlines(keepends=True)
+    solved = [json.loads(line) for line in lines]
+    for r in solved:  # --do solve carries the solution, and it fits the clues
+        p = satnono.load(r["source"], index=r["index"])
+        assert satnono.is_solution(p, satnono.Solution.from_strings(r["solution"]))
+    # a run killed after 12 puzzles, in the middle of the 13th line
+    out.write_text("".join(lines[:12]) + lines[12][:25])
+    capsys.readouterr()
+    assert main(["batch", str(tmp_path / "set.txt"), "-o", str(out)]) == 0
+    assert "12 of 30 puzzle(s) already" in capsys.readouterr().err
+    records = _records(out)
+    assert len(records) == 30 and {r["key"]: r["verdict"] for r in records} == expected
+    assert main(["batch", str(tmp_path / "set.txt"), "-o", str(out)]) == 0
+    assert len(_records(out)) == 30  # nothing left to do, nothing added
+
+
+def test_the_time_limit_holds_on_the_worker_and_bad_requests_are_refused(tmp_path, capsys):
+    perm = tmp_path / "perm.json"
+    perm.write_text(json.dumps({"rows": [[1]] * 9, "columns": [[1]] * 9}))
+    out = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    assert main(["batch", str(perm), "--do", "count", "--backend", "native",
+                 "--timeout", "1", "-o", str(out)]) == 0
+    assert time.monotonic() - started < 6
+    (record,) = _records(out)
+    assert record["verdict"] == "timeout" and record["count"] is None
+    assert 0 < record["solutions"] < 362880
+    assert main(["batch", str(perm), "--cluster", "local:x"]) == 2
+    assert "local:N takes a number" in capsys.readouterr().err
+    assert main(["batch", str(tmp_path / "nothing.txt")]) == 2
