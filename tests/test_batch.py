@@ -132,3 +132,14 @@ def test_the_time_limit_holds_on_the_worker_and_bad_requests_are_refused(tmp_pat
     assert main(["batch", str(perm), "--cluster", "local:x"]) == 2
     assert "local:N takes a number" in capsys.readouterr().err
     assert main(["batch", str(tmp_path / "nothing.txt")]) == 2
+
+
+def test_counts_by_two_methods_agree(tmp_path):
+    _collection(tmp_path, 12, seed=5)
+    got = {}
+    for method in ("enumerate", "ganak"):
+        out = tmp_path / f"{method}.jsonl"
+        assert main(["batch", str(tmp_path / "set.txt"), "--do", "count", "--method", method,
+                     "-o", str(out)]) == 0
+        got[method] = {r["key"]: r["count"] for r in _records(out)}
+    assert got["enumerate"] == got["ganak"] and all(got["ganak"].values())

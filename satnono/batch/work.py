@@ -47,6 +47,8 @@ class Job:
     timeout: float = 60.0
     backend: str = "sat"
     workers: int = 1
+    #: how ``count`` counts: auto, enumerate or ganak (a second method confirms the first)
+    method: str = "auto"
 
 
 def collect(paths: list[str], say: Callable[[str], None]) -> list[Task]:
@@ -174,7 +176,7 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
     if job.do == "count":
         from ..analyze.count import count
 
-        res = count(puzzle, backend=job.backend, timeout=job.timeout, **options)
+        res = count(puzzle, job.method, backend=job.backend, timeout=job.timeout, **options)
         return {"verdict": "count" if res.complete else "timeout", "solutions": res.count,
                 "count": res.count if res.complete else None, "method": res.method}
     if job.do == "check":

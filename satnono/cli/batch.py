@@ -22,7 +22,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.do not in DOS:
         raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
-    job = Job(args.do, args.timeout or 60.0, args.backend, args.workers)
+    job = Job(args.do, args.timeout or 60.0, args.backend, args.workers, args.method)
+    if args.method != "auto" and args.do != "count":
+        raise UsageError("--method goes with --do count")
     tasks = collect(args.paths, say)
     if not tasks:
         raise UsageError("no puzzles in the files and folders given")
@@ -130,6 +132,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "of N worker processes here; needs pip install 'satnono[cluster]'")
     p.add_argument("--backend", default="sat", choices=[b for b in BACKENDS],
                    help="the backend for each puzzle (default sat)")
+    p.add_argument("--method", default="auto", choices=("auto", "enumerate", "ganak"),
+                   help="how --do count counts: auto (enumerate up to 1000 solutions, then "
+                   "Ganak), enumerate, ganak")
     p.add_argument("--workers", type=whole, default=1, metavar="N",
                    help="racing searches per puzzle (sat, cpsat; mind --jobs)")
     p.set_defaults(run=run)
