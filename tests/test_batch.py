@@ -143,3 +143,19 @@ def test_counts_by_two_methods_agree(tmp_path):
                      "-o", str(out)]) == 0
         got[method] = {r["key"]: r["count"] for r in _records(out)}
     assert got["enumerate"] == got["ganak"] and all(got["ganak"].values())
+
+
+def test_bench_runs_on_the_cluster_as_it_does_here(tmp_path, cluster):
+    from pathlib import Path
+
+    from satnono.bench.runner import read_csv
+
+    puzzles = Path(__file__).resolve().parents[1] / "puzzles"
+    results = {}
+    for how in (["--jobs", "1"], ["--cluster", cluster.scheduler_address]):
+        out = tmp_path / f"{how[0][2:]}.csv"
+        assert main(["bench", str(puzzles / "car.dat"), str(puzzles / "two.dat"),
+                     "--backend", "sat,native", "--timeout", "20", "-o", str(out), *how]) == 0
+        results[how[0]] = {(r.puzzle, r.backend): r.verdict for r in read_csv(str(out))}
+    assert results["--jobs"] == results["--cluster"]
+    assert set(results["--cluster"].values()) == {"unique", "multiple"}

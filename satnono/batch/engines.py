@@ -8,7 +8,7 @@ more than doing it; large ones go alone (:func:`plan`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from ..backends import backend
@@ -115,10 +115,16 @@ class DaskEngine:
         self.name = f"Dask at {info.get('address', address)} ({self.workers} worker thread(s))"
 
     def run(self, chunks: list[list[Task]], job: Job) -> Iterator[list[dict[str, Any]]]:
+        self.client.run(_warm, job.backend)  # on every worker now; later ones warm up alone
+        return self.map(do_chunk, chunks, (job,), failed)
+
+    def map(self, fn: Callable[..., list[Any]], chunks: list[list[Any]], args: tuple[Any, ...],
+            failure: Callable[[Any, str], Any]) -> Iterator[list[Any]]:
+        """``fn(chunk, *args)`` for each chunk on the workers, the lists it returns as they
+        come; ``failure(item, reason)`` stands for an item that kept killing workers."""
         from distributed import as_completed
 
-        self.client.run(_warm, job.backend)  # on every worker now; later ones warm up alone
-        futures = {self.client.submit(do_chunk, chunk, job, pure=False): chunk
+        futures = {self.client.submit(fn, chunk, *args, pure=False): chunk
                    for chunk in chunks}
         done = as_completed(list(futures))
         try:
@@ -128,12 +134,12 @@ class DaskEngine:
                     yield fut.result()
                 except Exception as exc:  # KilledWorker, or the task could not run there
                     if len(chunk) > 1:
-                        for task in chunk:  # find the one that does it
-                            alone = self.client.submit(do_chunk, [task], job, pure=False)
-                            futures[alone] = [task]
+                        for item in chunk:  # find the one that does it
+                            alone = self.client.submit(fn, [item], *args, pure=False)
+                            futures[alone] = [item]
                             done.add(alone)
                     else:
-                        yield [failed(chunk[0], f"{type(exc).__name__}: {exc}"[:500])]
+                        yield [failure(chunk[0], f"{type(exc).__name__}: {exc}"[:500])]
         finally:
             for fut in futures:
                 fut.cancel()

@@ -100,12 +100,12 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
     the child dies, ``timeout`` when it had to be killed."""
     import multiprocessing as mp
 
-    from ..runtime.child import death
+    from ..runtime.child import allow_children, death
 
     record = _record(task)
     record["worker"] = where()
     started = time.monotonic()
-    _allow_children()
+    allow_children()
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, os.getpid(), task, job))
@@ -136,17 +136,6 @@ def stop_all() -> None:
     """Kill every puzzle process this process runs (Ctrl-C on a batch)."""
     for proc in list(LIVE):
         proc.kill()
-
-
-def _allow_children() -> None:
-    """Dask starts its worker processes as daemons, and Python refuses a daemon children
-    of its own; a puzzle's process is killed by this one at its time limit and dies with
-    it (``settle``), which is what the rule guards against."""
-    import multiprocessing as mp
-
-    config = getattr(mp.current_process(), "_config", None)
-    if isinstance(config, dict) and config.get("daemon"):
-        config["daemon"] = False
 
 
 def _record(task: Task) -> dict[str, Any]:

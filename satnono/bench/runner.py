@@ -274,6 +274,22 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
             conn.close()
 
 
+def run_chunk(tasks: list[tuple[Run, Puzzle]]) -> list[Run]:
+    """``tasks`` one after another, each in its own process (what a cluster worker runs
+    for ``bench --cluster``)."""
+    from ..runtime.child import allow_children
+
+    allow_children()
+    return list(execute(tasks, 1))
+
+
+def lost(task: tuple[Run, Puzzle], reason: str) -> Run:
+    """The record of a run whose worker kept dying."""
+    run = task[0]
+    run.verdict, run.error = "error", reason
+    return run
+
+
 def upgrade_csv(path: str) -> None:
     """Before resuming a CSV written by an older satnono, rewrite it with today's columns,
     so the rows appended next keep every field."""

@@ -16,6 +16,7 @@ from .status import ExitStatus
 
 if TYPE_CHECKING:
     from ..bench.runner import Run
+    from ..model.puzzle import Puzzle
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitStatus.OK
     if not args.paths and not args.suite:
         raise UsageError("give puzzle files or directories, or --suite NAME")
-    from ..bench.runner import MODES, Run, append_csv, backend_spec, execute, read_csv, upgrade_csv
+    from ..bench.runner import MODES, Run, append_csv, backend_spec, read_csv, upgrade_csv
     from ..bench.suites import gather
 
     backends = args.backend.split(",")
@@ -66,12 +67,31 @@ def run(args: argparse.Namespace) -> int:
     if done:
         say(f"resuming: {len(done)} run(s) already in {args.output}, {len(tasks)} to go")
     results = []
-    for run in _progress(execute(tasks, args.jobs), len(tasks)):
+    for run in _progress(_runs(tasks, args.jobs, args.cluster), len(tasks)):
         results.append(run)
         if args.output:
             append_csv(args.output, run)
     _summary(results)
     return ExitStatus.OK
+
+
+def _runs(tasks: list[tuple[Run, Puzzle]], jobs: int, cluster: str | None
+          ) -> Iterator[Run]:
+    """The runs' results as they come: ``jobs`` worker processes here, or one run per
+    task on a Dask cluster (the engine ``satnono batch`` uses)."""
+    from ..bench.runner import execute, lost, run_chunk
+
+    if not cluster:
+        yield from execute(tasks, jobs)
+        return
+    from ..batch.engines import DaskEngine
+
+    engine = DaskEngine(cluster)
+    try:
+        for chunk in engine.map(run_chunk, [[t] for t in tasks], (), lost):
+            yield from chunk
+    finally:
+        engine.close()
 
 
 def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
@@ -145,7 +165,11 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "puzzle's spread")
     p.add_argument("--timeout", type=positive, default=60.0, metavar="S",
                    help="per run (default 60)")
-    p.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="run on a Dask cluster, as satnono batch does: tcp://HOST:8786, "
+                       "or local:N for N worker processes here")
     p.add_argument("-o", "--output", metavar="FILE", help="results CSV (bench) or report "
                    "Markdown (--report)")
     p.add_argument("--report", metavar="CSV", help="write the report of a results CSV")

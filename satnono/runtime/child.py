@@ -61,6 +61,18 @@ def settle(parent: int) -> None:
         pass
 
 
+def allow_children() -> None:
+    """Let this process start processes of its own even when it runs as a daemon (Dask
+    starts its workers so, and Python refuses a daemon children): the processes satnono
+    starts are killed by their parent at their time limit and die with it (:func:`settle`),
+    which is what the rule guards against."""
+    import multiprocessing as mp
+
+    config = getattr(mp.current_process(), "_config", None)
+    if isinstance(config, dict) and config.get("daemon"):
+        config["daemon"] = False
+
+
 def death(proc: BaseProcess) -> str:
     """How a child that closed its pipe without a word ended, for an error message."""
     proc.join(5)
