@@ -159,3 +159,17 @@ def test_bench_runs_on_the_cluster_as_it_does_here(tmp_path, cluster):
         results[how[0]] = {(r.puzzle, r.backend): r.verdict for r in read_csv(str(out))}
     assert results["--jobs"] == results["--cluster"]
     assert set(results["--cluster"].values()) == {"unique", "multiple"}
+
+
+def test_chunks_keep_large_puzzles_alone_and_slow_work_small():
+    from satnono.batch import Task, plan
+    from satnono.model.solution import Solution
+
+    small = puzzle_from_picture(Solution.from_strings(["#."] * 2))
+    large = puzzle_from_picture(Solution.from_strings(["#" * 50] * 50))
+    tasks = [Task("a", i, small) for i in range(1, 1001)] + [Task("b", 1, large)]
+    for slow, most in ((False, 32), (True, 4)):
+        chunks = plan(tasks, 2, slow=slow)
+        assert chunks[0] == [tasks[-1]]  # the large one alone, first
+        assert max(len(c) for c in chunks) == most
+        assert sorted(t.key for c in chunks for t in c) == sorted(t.key for t in tasks)

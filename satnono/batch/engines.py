@@ -22,13 +22,18 @@ ALONE = 40 * 40
 CHUNK = 32
 
 
-def plan(tasks: list[Task], workers: int) -> list[list[Task]]:
+#: the most puzzles in one chunk when each may take long (counting, checking): a chunk's
+#: records arrive, and are kept, only when the whole chunk is done
+CHUNK_SLOW = 4
+
+
+def plan(tasks: list[Task], workers: int, slow: bool = False) -> list[list[Task]]:
     """``tasks`` in chunks: large puzzles one by one (first: they take longest), small
-    ones in chunks of up to :data:`CHUNK`, small enough that every worker gets about
-    eight of them."""
+    ones in chunks of up to :data:`CHUNK` (:data:`CHUNK_SLOW` when ``slow``), small
+    enough that every worker gets about eight of them."""
     alone = [[t] for t in tasks if t.cells > ALONE]
     small = [t for t in tasks if t.cells <= ALONE]
-    size = max(1, min(CHUNK, len(small) // (max(1, workers) * 8)))
+    size = max(1, min(CHUNK_SLOW if slow else CHUNK, len(small) // (max(1, workers) * 8)))
     return alone + [small[i:i + size] for i in range(0, len(small), size)]
 
 

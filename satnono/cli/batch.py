@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         say(f"batch: {len(todo)} puzzle(s), --do {job.do}, {job.timeout:g} s each, on "
             f"{runner.name}")
-        chunks = plan(todo, runner.workers)
+        chunks = plan(todo, runner.workers, slow=job.do in ("count", "check"))
         for record in _progress(_records(runner.run(chunks, job)), len(todo)):
             append(out, record)
             records.append(record)
