@@ -274,3 +274,26 @@ def _plots(suite: str, runs: list[Run], labels: list[str], folder: str, stem: st
         plt.close(fig)
         images.append((f"{suite}: {ref} vs {other}", name))
     return images
+
+
+def summary(results: list[Run]) -> None:
+    """The table ``bench`` prints when a run ends: per backend and solver, how many runs
+    were solved, timed out or failed, and their median and total time."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="satnono bench")
+    for col in ("backend", "solver", "runs", "solved", "timeouts", "errors", "median s",
+                "total s"):
+        table.add_column(col, justify="right" if col not in ("backend", "solver") else "left")
+    groups: dict = {}
+    for r in results:
+        groups.setdefault((r.backend, r.solver), []).append(r)
+    for (b, s), rs in sorted(groups.items()):
+        ok = [r for r in rs if r.verdict not in ("timeout", "error")]
+        table.add_row(b, s or "-", str(len(rs)), str(len(ok)),
+                      str(sum(r.verdict == "timeout" for r in rs)),
+                      str(sum(r.verdict == "error" for r in rs)),
+                      f"{statistics.median(r.wall for r in rs):.3f}" if rs else "-",
+                      f"{sum(r.wall for r in rs):.1f}")
+    Console(stderr=True).print(table)

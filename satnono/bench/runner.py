@@ -318,3 +318,20 @@ def append_csv(path: str, run: Run) -> None:
             os.fsync(fh.fileno())
     except OSError as exc:
         raise write_failed(path, exc) from None
+
+
+def dispatch(tasks: list[tuple[Run, Puzzle]], jobs: int, cluster: str | None
+             ) -> Iterator[Run]:
+    """The runs' results as they come: ``jobs`` worker processes here, or one run per
+    task on a Dask cluster (the engine ``satnono batch`` uses)."""
+    if not cluster:
+        yield from execute(tasks, jobs)
+        return
+    from ..batch.engines import DaskEngine
+
+    engine = DaskEngine(cluster)
+    try:
+        for chunk in engine.map(run_chunk, [[t] for t in tasks], (), lost):
+            yield from chunk
+    finally:
+        engine.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -16,7 +15,6 @@ from .status import ExitStatus
 
 if TYPE_CHECKING:
     from ..bench.runner import Run
-    from ..model.puzzle import Puzzle
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +27,16 @@ def run(args: argparse.Namespace) -> int:
         return ExitStatus.OK
     if not args.paths and not args.suite:
         raise UsageError("give puzzle files or directories, or --suite NAME")
-    from ..bench.runner import MODES, Run, append_csv, backend_spec, read_csv, upgrade_csv
+    from ..bench.report import summary
+    from ..bench.runner import (
+        MODES,
+        Run,
+        append_csv,
+        backend_spec,
+        dispatch,
+        read_csv,
+        upgrade_csv,
+    )
     from ..bench.suites import gather
 
     backends = args.backend.split(",")
@@ -67,31 +74,12 @@ def run(args: argparse.Namespace) -> int:
     if done:
         say(f"resuming: {len(done)} run(s) already in {args.output}, {len(tasks)} to go")
     results = []
-    for run in _progress(_runs(tasks, args.jobs, args.cluster), len(tasks)):
+    for run in _progress(dispatch(tasks, args.jobs, args.cluster), len(tasks)):
         results.append(run)
         if args.output:
             append_csv(args.output, run)
-    _summary(results)
+    summary(results)
     return ExitStatus.OK
-
-
-def _runs(tasks: list[tuple[Run, Puzzle]], jobs: int, cluster: str | None
-          ) -> Iterator[Run]:
-    """The runs' results as they come: ``jobs`` worker processes here, or one run per
-    task on a Dask cluster (the engine ``satnono batch`` uses)."""
-    from ..bench.runner import execute, lost, run_chunk
-
-    if not cluster:
-        yield from execute(tasks, jobs)
-        return
-    from ..batch.engines import DaskEngine
-
-    engine = DaskEngine(cluster)
-    try:
-        for chunk in engine.map(run_chunk, [[t] for t in tasks], (), lost):
-            yield from chunk
-    finally:
-        engine.close()
 
 
 def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
@@ -119,27 +107,6 @@ def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
         say(f"[{i}/{total}] {run.suite} {run.puzzle} {run.backend} {run.solver} {run.mode}: "
              f"{run.verdict} {run.wall:.2f} s")
         yield run
-
-
-def _summary(results: list[Run]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title="satnono bench")
-    for col in ("backend", "solver", "runs", "solved", "timeouts", "errors", "median s",
-                "total s"):
-        table.add_column(col, justify="right" if col not in ("backend", "solver") else "left")
-    groups: dict = {}
-    for r in results:
-        groups.setdefault((r.backend, r.solver), []).append(r)
-    for (b, s), rs in sorted(groups.items()):
-        ok = [r for r in rs if r.verdict not in ("timeout", "error")]
-        table.add_row(b, s or "-", str(len(rs)), str(len(ok)),
-                      str(sum(r.verdict == "timeout" for r in rs)),
-                      str(sum(r.verdict == "error" for r in rs)),
-                      f"{statistics.median(r.wall for r in rs):.3f}" if rs else "-",
-                      f"{sum(r.wall for r in rs):.1f}")
-    Console(stderr=True).print(table)
 
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
