@@ -101,7 +101,9 @@ def test_workers_in_solve_count_check_and_refused_by_native(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "120"
     assert main(["check", str(p), "--workers", "2", "--no-rating"]) == 5
     assert "NOT unique" in capsys.readouterr().out
-    r = run("count", str(p), "--workers", "2", "--method", "ganak")
+    r = run("count", str(p), "--workers", "2", "--method", "ganak")  # parts, by Ganak
+    assert r.returncode == 0 and r.stdout.strip() == "120"
+    r = run("count", str(p), "--backend", "cpsat", "--method", "ganak")
     assert r.returncode == 2 and "ganak counts on its own" in r.stderr
     r = run("count", str(p), "--workers", "2", "--backend", "native")
     assert r.returncode == 2 and "--workers goes with --backend sat or cpsat" in r.stderr

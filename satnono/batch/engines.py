@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from ..analyze.count import CountResult
+from ..analyze.split import Part, PartCounter, count_parts
 from ..backends import backend
 from ..errors import SolverFailed, UsageError
+from ..model.puzzle import Puzzle
 from .work import Job, Task, do_chunk, failed, stop_all
 
 #: puzzles of more cells than this go alone: they may take long, and one slow puzzle
@@ -148,6 +151,20 @@ class DaskEngine:
         finally:
             for fut in futures:
                 fut.cancel()
+
+    def part_counter(self) -> PartCounter:
+        """Count the parts of a split count (:mod:`satnono.analyze.split`), one Dask task
+        each; a part that keeps killing workers makes the count incomplete, with why."""
+        def run(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+                threshold: int) -> Iterator[tuple[Part, CountResult]]:
+            def lost(part: Part, reason: str) -> tuple[Part, CountResult]:
+                return part, CountResult(0, False, f"lost ({reason})", 0.0)
+
+            for chunk in self.map(count_parts, [[p] for p in parts],
+                                  (puzzle, method, timeout, threshold), lost):
+                yield from chunk
+
+        return run
 
     def close(self) -> None:
         self.client.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from .options import (
@@ -22,6 +23,11 @@ from .options import (
 )
 from .status import ExitStatus, worse
 
+if TYPE_CHECKING:
+    from ..analyze.count import CountResult
+    from ..batch.engines import DaskEngine
+    from ..model.puzzle import Puzzle
+
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     from ..analyze.count import METHODS, THRESHOLD
@@ -38,6 +44,13 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_workers(p)
     p.add_argument("--threshold", type=whole, default=THRESHOLD, metavar="N",
                    help=f"auto: switch to ganak after N solutions (default {THRESHOLD})")
+    p.add_argument("--parts", type=whole, metavar="K",
+                   help="split the puzzle into about K parts (cells chosen by probing), "
+                   "count each on its own and add them up (default with --workers N > 1 "
+                   "or --cluster: 8 per worker)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="count the parts on a Dask cluster: tcp://HOST:8786, or local:N "
+                   "for N worker processes here (needs satnono[cluster])")
     add_timeout(p, "give up after S seconds (the solutions enumerated so far are reported "
                 "as a lower bound)")
     add_json(p, "one JSON object per puzzle, one per line (see 'satnono --help' for the "
@@ -48,30 +61,74 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from ..analyze.count import count
-    from ..io.formats import shown
     from ..io.progress import Progress
-    from ..io.records import count_record, line
 
-    if args.method == "ganak" and (args.backend != "sat" or args.workers):
-        raise UsageError("--backend and --workers choose how to enumerate; ganak counts on "
-                         "its own")
+    if args.method == "ganak" and args.backend != "sat":
+        raise UsageError("--backend chooses how to enumerate; ganak counts on its own")
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
     workers = args.workers or 1
+    parts = _parts(args, workers)
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
-    for idx, puzzle in pairs:
-        name = label(args, idx, total)
-        with about(name), Progress(f"counting {name}"):
-            res = count(puzzle, args.method, backend=args.backend, timeout=args.timeout,
-                        threshold=args.threshold, workers=workers)
-        if args.json:
-            sys.stdout.write(line(count_record(shown(args.puzzle), idx, puzzle, res)))
-        else:
-            prefix = f"{name}: " if len(pairs) > 1 else ""
-            print(f"{prefix}{res.count}" + ("" if res.complete else "+"))
-            say(f"{name}: {res.describe()}")
-        if not res.complete:
-            status = worse(status, ExitStatus.TIME_LIMIT)
-        elif res.count == 0:
-            status = worse(status, ExitStatus.NO_SOLUTION)
+    engine = None
+    if parts and args.cluster:
+        from ..batch.engines import DaskEngine
+
+        engine = DaskEngine(args.cluster)
+        parts = args.parts or 8 * engine.workers
+    try:
+        for idx, puzzle in pairs:
+            name = label(args, idx, total)
+            with about(name), Progress(f"counting {name}"):
+                if parts:
+                    res = _split_count(puzzle, args, parts, workers, engine)
+                else:
+                    res = count(puzzle, args.method, backend=args.backend,
+                                timeout=args.timeout, threshold=args.threshold,
+                                workers=workers)
+            status = worse(status, _report(args, idx, name, len(pairs), puzzle, res))
+    finally:
+        if engine is not None:
+            engine.close()
     return status
+
+
+def _parts(args: argparse.Namespace, workers: int) -> int:
+    """How many parts to split into; 0 for counting in one piece."""
+    if not (args.parts or args.cluster or workers > 1) or args.backend != "sat":
+        if args.parts or args.cluster:
+            raise UsageError("--parts and --cluster split the count of the sat backend and "
+                             "Ganak; other backends count in one piece")
+        return 0
+    if args.cluster and args.workers:
+        raise UsageError("--workers and --cluster both say where the parts are counted: "
+                         "give one")
+    return args.parts or 8 * workers
+
+
+def _split_count(puzzle: Puzzle, args: argparse.Namespace, parts: int, workers: int,
+                 engine: DaskEngine | None) -> CountResult:
+    from ..analyze.split import count_split
+
+    counter = engine.part_counter() if engine is not None else None
+    return count_split(puzzle, parts, args.method, timeout=args.timeout,
+                       threshold=args.threshold, counter=counter,
+                       workers=max(1, workers)).result
+
+
+def _report(args: argparse.Namespace, idx: int, name: str, many: int, puzzle: Puzzle,
+            res: CountResult) -> int:
+    from ..io.formats import shown
+    from ..io.records import count_record, line
+
+    if args.json:
+        sys.stdout.write(line(count_record(shown(args.puzzle), idx, puzzle, res)))
+    else:
+        prefix = f"{name}: " if many > 1 else ""
+        print(f"{prefix}{res.count}" + ("" if res.complete else "+"))
+        say(f"{name}: {res.describe()}")
+    if not res.complete:
+        return ExitStatus.TIME_LIMIT
+    if res.count == 0:
+        return ExitStatus.NO_SOLUTION
+    return ExitStatus.OK

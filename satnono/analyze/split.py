@@ -1,0 +1,236 @@
+"""Exact counts split into independent parts ("cubes", as in cube-and-conquer: Heule,
+Kullmann, Wieringa and Biere, "Cube and Conquer", 2011), counted side by side.
+
+A part is the puzzle with some cells given a value. The cells are chosen by lookahead:
+probing already scores every unknown cell by how many cells its values fix, and the best
+one splits the work most evenly and shrinks each side most. The largest open part is split
+on its best cell, each value's branch propagated and probed; a branch that contradicts is
+dropped (no solutions), one that logic solves is one solution, the rest are parts. The
+parts' solution sets are disjoint (they differ in a cell) and cover every solution (every
+value of each split cell is tried), so the count is the sum of theirs.
+
+Nothing passes between parts while they are counted, which is why this is the count that
+pays on a cluster: :func:`count_split` takes the function that counts a list of parts, on
+local processes by default (:func:`local_parts`), or on Dask workers from the command line.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ..encode.residual import Residual, encode
+from ..errors import SearchTimeout, UsageError
+from ..logic.board import Board
+from ..logic.context import Context
+from ..logic.presolve import Presolved
+from ..logic.probe import probe
+from ..logic.propagate import propagate
+from ..model.grid import COLUMN, ROW, Cell, Line
+from ..model.puzzle import Puzzle
+from ..model.verdict import CountMethod
+from ..pipeline import check, require_solvable
+from ..runtime.deadline import NO_DEADLINE, Deadline
+from .count import THRESHOLD, CountResult, _Clock, _enumerate_residual, _ganak
+
+
+@dataclass(frozen=True)
+class Part:
+    """The cells a part fixes, as ``(row, column, colour)`` (black and white: 1 filled,
+    0 empty); everything else is the counter's."""
+
+    fixed: tuple[tuple[int, int, int], ...]
+
+
+@dataclass
+class Split:
+    """What splitting gives: the open ``parts``, the ``solved`` branches (one solution
+    each, checked), how many branches contradicted (``dropped``) and the split cells'
+    count (``splits``)."""
+
+    parts: list[Part]
+    solved: int = 0
+    dropped: int = 0
+    splits: int = 0
+    seconds: float = 0.0
+
+
+def _settle(ctx: Context, board: Board, deadline: Deadline, lines: list[Line] | None = None
+            ) -> tuple[bool, Cell | None]:
+    """Propagate (from ``lines``, or every line) and probe ``board`` in place:
+    (consistent, the cell to split on next)."""
+    if not propagate(ctx, board, lines, deadline):
+        return False, None
+    if board.solved():
+        return True, None
+    return probe(ctx, board, deadline)
+
+
+def _options(board: Board, r: int, c: int) -> list[int]:
+    return [k for k in range(board.colours + 1) if board.may[ROW][k][r] >> c & 1]
+
+
+def split(puzzle: Puzzle, parts: int, deadline: Deadline = NO_DEADLINE) -> Split:
+    """Split ``puzzle`` into at least ``parts`` open parts where it has that many (fewer
+    when logic settles branches first), largest first.
+
+    >>> s = split(Puzzle(((1,),) * 4, ((1,),) * 4), 4)
+    >>> len(s.parts) >= 4, s.solved, s.dropped
+    (True, 0, 0)
+    """
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise UsageError(f"parts is a whole number from 1, not {parts!r}")
+    started = time.monotonic()
+    ctx = Context(puzzle)
+    out = Split([])
+    board = ctx.board()
+    ok, best = _settle(ctx, board, deadline)
+    if not ok:
+        out.dropped = 1
+        return out
+    if best is None:
+        check(puzzle, board.to_solution(), "split")
+        out.solved = 1
+        return out
+    # a heap of open parts, the one with the most unknown cells on top (ties: oldest first)
+    heap: list[tuple[int, int, tuple[tuple[int, int, int], ...], Board, Cell]] = [
+        (-board.unknown(), 0, (), board, best)]
+    serial = 1
+    while heap and len(heap) < parts:
+        _, _, fixed, board, (r, c) = heapq.heappop(heap)
+        out.splits += 1
+        for k in _options(board, r, c):
+            branch = board.copy()
+            branch.set(r, c, k)
+            ok, best = _settle(ctx, branch, deadline,
+                               [ctx.lines[ROW][r], ctx.lines[COLUMN][c]])
+            if not ok:
+                out.dropped += 1
+            elif best is None:
+                check(puzzle, branch.to_solution(), "split")
+                out.solved += 1
+            else:
+                heapq.heappush(heap, (-branch.unknown(), serial, fixed + ((r, c, k),),
+                                      branch, best))
+                serial += 1
+    out.parts = [Part(fixed) for _, _, fixed, _, _ in sorted(heap)]
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def count_part(puzzle: Puzzle, part: Part, method: CountMethod | str = CountMethod.AUTO,
+               timeout: float | None = None, threshold: int = THRESHOLD) -> CountResult:
+    """The exact count of one part (a lower bound marked incomplete when ``timeout``
+    runs out): its cells set, propagation and probing, then the residual CNF enumerated
+    (sat) or counted by Ganak as :func:`satnono.analyze.count.count` does."""
+    method = CountMethod(method)
+    clock = _Clock(Deadline.after(timeout))
+    ctx = Context(puzzle)
+    board = ctx.board()
+    for r, c, k in part.fixed:
+        board.set(r, c, k)
+    try:
+        ok, _ = _settle(ctx, board, clock.deadline)
+        if not ok:
+            return clock.result(0, True, "propagation")
+        if board.solved():
+            check(puzzle, board.to_solution(), "split")
+            return clock.result(1, True, "propagation")
+        enc = encode(puzzle, board, clock.deadline)
+    except SearchTimeout:
+        return clock.result(0, False, "propagation")
+    res = Residual(Presolved(board), enc) if not enc.infeasible else None
+    if res is None:
+        return clock.result(0, True, "propagation")
+    if method is CountMethod.GANAK:
+        return _ganak(res, clock, 0)
+    return _enumerate_residual(puzzle, res, clock, method, threshold, 1)
+
+
+#: seconds a part's process gets past its time limit to report what it has
+GRACE = 5.0
+
+#: counts a list of parts, yielding (part, result) pairs as they finish, in any order
+PartCounter = Callable[[list[Part], Puzzle, str, "float | None", int],
+                       Iterator[tuple[Part, CountResult]]]
+
+
+def _count_one(puzzle: Puzzle, part: Part, method: str, timeout: float | None,
+               threshold: int) -> Iterator[CountResult]:
+    ((_, res),) = count_parts([part], puzzle, method, timeout, threshold)
+    yield res
+
+
+def count_parts(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+                threshold: int) -> list[tuple[Part, CountResult]]:
+    """``parts`` counted one after another here (what a cluster worker runs)."""
+    from ..runtime.child import allow_children
+
+    allow_children()  # Ganak, and an enumeration with a time limit, run in children
+    return [(part, count_part(puzzle, part, method, timeout, threshold)) for part in parts]
+
+
+def local_parts(workers: int) -> PartCounter:
+    """Count parts ``workers`` at a time, each in a process of its own, killed at the
+    time limit if its counter ignores it."""
+    from ..runtime.child import stream
+
+    def run(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+            threshold: int) -> Iterator[tuple[Part, CountResult]]:
+        # the part's own clock stops its count; this one, a little later, its process
+        hard = Deadline.after(None if timeout is None else timeout + GRACE)
+
+        def one(part: Part) -> tuple[Part, CountResult]:
+            started = time.monotonic()
+            try:
+                (res,) = stream(_count_one, (puzzle, part, method, timeout, threshold), hard,
+                                what="part counter", always=True)
+            except SearchTimeout:
+                res = CountResult(0, False, method, time.monotonic() - started)
+            return part, res
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield from pool.map(one, parts)
+
+    return run
+
+
+@dataclass
+class SplitCount:
+    """The sum of the parts' counts, and how it was made."""
+
+    result: CountResult
+    split: Split
+    parts: list[tuple[Part, CountResult]]
+
+
+def count_split(puzzle: Puzzle, parts: int, method: CountMethod | str = CountMethod.AUTO, *,
+                timeout: float | None = None, threshold: int = THRESHOLD,
+                counter: PartCounter | None = None, workers: int = 2) -> SplitCount:
+    """Split ``puzzle`` into about ``parts`` parts (:func:`split`) and add up their counts,
+    made by ``counter`` (default: ``workers`` local processes). Exact when every part's
+    count is; otherwise a lower bound.
+
+    >>> count_split(Puzzle(((1,),) * 5, ((1,),) * 5), 4).result.count  # 5!
+    120
+    """
+    method = CountMethod(method)
+    require_solvable(puzzle, "sat")
+    clock = _Clock(Deadline.after(timeout))
+    try:
+        cut = split(puzzle, parts, clock.deadline)
+    except SearchTimeout:
+        return SplitCount(clock.result(0, False, "split"), Split([]), [])
+    run = counter or local_parts(workers)
+    left = clock.deadline.remaining()
+    done = list(run(cut.parts, puzzle, method.value, left, threshold))
+    total = cut.solved + sum(r.count for _, r in done)
+    complete = all(r.complete for _, r in done)
+    methods = sorted({r.method for _, r in done})
+    how = (f"split into {len(cut.parts)} part(s) on {cut.splits} cell(s) "
+           f"({cut.solved} solved and {cut.dropped} refuted by logic while splitting), "
+           f"parts counted by {', '.join(methods) or 'nothing'}")
+    return SplitCount(clock.result(total, complete, how), cut, done)
