@@ -48,13 +48,14 @@ __all__ = ["BLACK_AND_WHITE", "Block", "Colour", "CountMethod", "CountResult", "
            "InvalidPuzzle", "Level", "Palette", "ParseError", "Puzzle", "Rating", "Run",
            "SatnonoError", "SearchTimeout", "Solution", "SolverFailed", "Uniqueness",
            "UnknownBackend", "UnknownOption", "UsageError", "Verdict", "WrongSolution",
-           "clues_of", "count", "is_solution", "load", "puzzle_from_colours",
+           "clues_of", "count", "count_split", "is_solution", "load", "puzzle_from_colours",
            "puzzle_from_picture", "rate",
            "read_file", "save", "solve", "uniqueness", "validate"]
 
 # the analysis calls pull in pysat; importing satnono (and so ``satnono --help``) should
 # not, so they load on first use
 _LAZY = {"count": ("analyze.count", "count"), "CountResult": ("analyze.count", "CountResult"),
+         "count_split": ("analyze.split", "count_split"),
          "uniqueness": ("analyze.uniqueness", "uniqueness"),
          "Uniqueness": ("analyze.uniqueness", "Uniqueness"),
          "rate": ("analyze.difficulty", "rate"), "Rating": ("analyze.difficulty", "Rating")}

@@ -48,10 +48,16 @@ def _check_solver(value: object) -> None:
         raise UsageError(f"solver is the name of a pysat solver, not {value!r}")
 
 
+def _check_search(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UsageError(f"search is the number of a racing search from 0, not {value!r}")
+
+
 #: how each option's value is checked
 OPTIONS: dict[str, Callable[[object], None]] = {
     "solver": _check_solver,
     "workers": check_workers,
+    "search": _check_search,
     "probing": lambda v: _check_switch("probing", v),
     "learning": lambda v: _check_switch("learning", v),
 }
@@ -120,7 +126,7 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             ("probing", "learning"), colour=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers"), presolves=True, colour=True,
+            ("solver", "probing", "workers", "search"), presolves=True, colour=True,
             libraries=("pysat.solvers",)),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),

@@ -50,13 +50,15 @@ def check_solver(name: str, enumerating: bool) -> None:
 
 
 def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
-              solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True
-              ) -> Iterator[Solution]:
+              solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
+              search: int | None = None) -> Iterator[Solution]:
     """Propagate (and probe) at the root, then enumerate the residual CNF's models.
     ``workers`` > 1 races that many differently set solvers (:func:`searches`) in child
-    processes; the first to find a model goes on alone."""
+    processes; the first to find a model goes on alone. ``search`` runs only that one of
+    the racers' settings (a race whose racers run on other machines)."""
     check_solver(solver, enumerating=limit != 1)
     searches(workers)
+    settings = None if search is None else [searches(search + 1)[search]]
     res = residual(ctx, probing=probing, deadline=deadline, workers=workers)
     enc = res.encoding
     if res.board is None:
@@ -64,16 +66,19 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
     if enc is None:
         yield res.board.to_solution()
         return
-    for true in models(enc, solver, limit, workers, deadline, ctx.stats):
+    for true in models(enc, solver, limit, workers, deadline, ctx.stats, settings):
         yield decode_solution(enc, true)
 
 
 def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,
-           stats: Stats | None = None) -> Iterator[set[int]]:
+           stats: Stats | None = None,
+           settings: list[tuple[int | None, bool | None, bool]] | None = None
+           ) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
-    ``workers`` racing searches; the time loading and searching take go into ``stats``."""
+    ``workers`` racing searches (or the ``settings`` given); the time loading and searching
+    take go into ``stats``."""
     stats = stats or Stats()
-    settings = searches(workers)
+    settings = settings or searches(workers)
     cells = list(enc.cells.values())
     # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
     # made each child copy the Python clause lists it read, which on large CNFs cost more

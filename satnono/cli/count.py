@@ -11,12 +11,14 @@ from .options import (
     SubParsers,
     about,
     add_backend,
+    add_cluster,
     add_input,
     add_json,
     add_timeout,
     add_workers,
     backend_options,
     chosen,
+    cluster_engine,
     label,
     say,
     whole,
@@ -48,9 +50,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="split the puzzle into about K parts (cells chosen by probing), "
                    "count each on its own and add them up (default with --workers N > 1 "
                    "or --cluster: 8 per worker)")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="count the parts on a Dask cluster: tcp://HOST:8786, or local:N "
-                   "for N worker processes here (needs satnono[cluster])")
+    add_cluster(p, "count the parts on a Dask cluster")
     add_timeout(p, "give up after S seconds (the solutions enumerated so far are reported "
                 "as a lower bound)")
     add_json(p, "one JSON object per puzzle, one per line (see 'satnono --help' for the "
@@ -70,11 +70,8 @@ def run(args: argparse.Namespace) -> int:
     parts = _parts(args, workers)
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
-    engine = None
-    if parts and args.cluster:
-        from ..batch.engines import DaskEngine
-
-        engine = DaskEngine(args.cluster)
+    engine = cluster_engine(args.cluster if parts else None)
+    if engine is not None:
         parts = args.parts or 8 * engine.workers
     try:
         for idx, puzzle in pairs:

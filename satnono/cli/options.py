@@ -1,5 +1,5 @@
 """Options every command shares, defined once: the input, --timeout, --workers, --json,
---backend; the puzzles a command works on; messages on standard error."""
+--backend, --cluster; the puzzles a command works on; messages on standard error."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import argparse
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..backends import BACKENDS, taking
 from ..errors import SolverFailed, UsageError, WrongSolution
 from ..model.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from ..batch.engines import DaskEngine
 
 SubParsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
 
@@ -133,3 +136,18 @@ def label(args: argparse.Namespace, index: int, total: int) -> str:
     from ..io.formats import shown
 
     return shown(args.puzzle) + (f" #{index}" if total > 1 else "")
+
+
+def add_cluster(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help=what + ": tcp://HOST:8786, or local:N for a cluster of N worker "
+                   "processes here (needs satnono[cluster])")
+
+
+def cluster_engine(address: str | None) -> DaskEngine | None:
+    """The Dask engine ``--cluster ADDRESS`` asks for (None without one)."""
+    if not address:
+        return None
+    from ..batch.engines import DaskEngine
+
+    return DaskEngine(address)

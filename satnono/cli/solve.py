@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from ..errors import SearchTimeout, UsageError
 from .options import (
@@ -12,18 +11,17 @@ from .options import (
     about,
     add_backend,
     add_backend_options,
+    add_cluster,
     add_input,
     add_timeout,
     backend_options,
     chosen,
+    cluster_engine,
     label,
     say,
     whole,
 )
 from .status import VERIFIED, ExitStatus, stopped, worse
-
-if TYPE_CHECKING:
-    pass
 
 FORMATS = ["sol", "text", "non", "pbm", "json"]
 #: past this many solutions of an enumeration with no limit, the user is told how to stop
@@ -45,6 +43,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_timeout(p)
     add_backend(p, "the solver (default sat; native with --trace)")
     add_backend_options(p)
+    add_cluster(p, "race --workers N differently set sat searches (default: one per worker "
+                "thread) on a Dask cluster; the first to finish wins")
     p.add_argument("--trace", action="store_true",
                    help="show the native solver's steps: live on a terminal, one line per "
                    "step otherwise (on standard error)")
@@ -61,21 +61,12 @@ def run(args: argparse.Namespace) -> int:
     from ..io.formats import shown
     from ..io.progress import Progress
     from ..io.records import solve_record
-    from ..io.render import SOLUTION_FORMATS, Solved, format_for, show, write_solutions
+    from ..io.render import Solved, show, solution_format, write_solutions
     from ..model.verdict import Ending
     from ..pipeline import UNIQUENESS_LIMIT, solve, summary
 
-    fmt = args.to or format_for(args.output) or "text"
-    if fmt not in SOLUTION_FORMATS:
-        raise UsageError(f"--to {fmt}: solutions are written as one of "
-                         + ", ".join(SOLUTION_FORMATS))
     pairs, total = chosen(args)
-    if len(pairs) > 1 and fmt not in ("text", "json") and args.output not in (None, "-"):
-        raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
-                         f"--index to write {fmt}")
-    if fmt in ("sol", "pbm", "non") and any(not p.palette.black_and_white for _, p in pairs):
-        raise UsageError(f"--to {fmt} holds black-and-white pictures only; write this colour "
-                         "puzzle's solutions as text or json")
+    fmt = solution_format(args.to, args.output, [p for _, p in pairs], shown(args.puzzle))
     # how many solutions to look for (the olympiad's .sol lists every one), how many to show
     limit = (None if args.all else args.limit if args.limit is not None else
              None if fmt == "sol" else UNIQUENESS_LIMIT)
@@ -92,6 +83,11 @@ def run(args: argparse.Namespace) -> int:
     if tracing and args.backend is None:
         say("satnono: --trace follows the native backend's steps")
     options = backend_options(args, backend)
+    if args.cluster and (backend != "sat" or tracing or args.verify or args.solver
+                         or args.no_probing):
+        raise UsageError("--cluster races the sat backend's own searches: it goes without "
+                         "--backend, --solver, --no-probing, --trace and --verify")
+    engine = cluster_engine(args.cluster)
     stream = sys.stdout if fmt == "text" and args.output in (None, "-") else None
     status: int = ExitStatus.OK
     results = []
@@ -107,8 +103,15 @@ def run(args: argparse.Namespace) -> int:
 
                 tracer = Tracer(puzzle, show=args.trace, gif=args.trace_gif)
             found = []
-            solving = solve(puzzle, backend, limit=limit, timeout=args.timeout, observer=tracer,
-                            **options)
+            winner: list = []
+            if engine is not None:
+                from ..batch.race import race_run
+
+                solving, winner = race_run(engine, puzzle, args.workers or engine.workers,
+                                           limit, args.timeout)
+            else:
+                solving = solve(puzzle, backend, limit=limit, timeout=args.timeout,
+                                observer=tracer, **options)
             try:
                 with Progress(f"solving {name}", solving.known) as progress:
                     for sol in solving:
@@ -129,8 +132,10 @@ def run(args: argparse.Namespace) -> int:
                 if tracer is not None:  # in what is left of the time limit, if there is one
                     left = solving.deadline.remaining()
                     say(tracer.finish(found, None if left is None else max(left, 0.5)))
+            where = (f", first to finish: racing search {winner[0].search} on {winner[0].worker}"
+                     if winner else "")
             say(f"{name}: {summary(len(found), limit, solving.ending)} "
-                f"[{solving.seconds:.2f} s, backend {backend}]")
+                f"[{solving.seconds:.2f} s, backend {backend}{where}]")
             complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
             record = solve_record(shown(args.puzzle), idx, puzzle, found, solving.ending,
                                   solving.verdict, solving.seconds, backend, solving)
@@ -143,8 +148,11 @@ def run(args: argparse.Namespace) -> int:
                 status = worse(status, ExitStatus.TIME_LIMIT)
             elif not found:
                 status = worse(status, ExitStatus.NO_SOLUTION)
+    if engine is not None:
+        engine.close()
     if stream is None:
         why_not = write_solutions(args.output, fmt, results, show_all)
         if why_not:
             say(why_not)
     return status
+

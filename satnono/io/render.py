@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ..errors import UsageError
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution, canonical_order
 from .formats import non
@@ -21,6 +22,24 @@ from .records import line
 #: Output formats for solutions, with the file extensions that select them.
 SOLUTION_FORMATS = {"sol": (".sol",), "text": (".txt",), "pbm": (".pbm",), "json": (".json",),
                     "non": (".non",)}
+
+
+def solution_format(to: str | None, output: str | None, puzzles: list[Puzzle], name: str
+                    ) -> str:
+    """The format ``--to`` (or the output's extension) asks for, once it is known to hold
+    what will be written: one puzzle's solutions unless text or json, black and white
+    unless text or json."""
+    fmt = to or format_for(output) or "text"
+    if fmt not in SOLUTION_FORMATS:
+        raise UsageError(f"--to {fmt}: solutions are written as one of "
+                         + ", ".join(SOLUTION_FORMATS))
+    if len(puzzles) > 1 and fmt not in ("text", "json") and output not in (None, "-"):
+        raise UsageError(f"{name} holds {len(puzzles)} puzzles; pick one with "
+                         f"--index to write {fmt}")
+    if fmt in ("sol", "pbm", "non") and any(not p.palette.black_and_white for p in puzzles):
+        raise UsageError(f"--to {fmt} holds black-and-white pictures only; write this colour "
+                         "puzzle's solutions as text or json")
+    return fmt
 
 
 def format_for(path: str | None) -> str | None:
