@@ -153,40 +153,56 @@ def count_part(puzzle: Puzzle, part: Part, method: CountMethod | str = CountMeth
 #: seconds a part's process gets past its time limit to report what it has
 GRACE = 5.0
 
-#: counts a list of parts, yielding (part, result) pairs as they finish, in any order
+#: counts a list of parts by a wall-clock end (``time.time()``, None for no limit: parts
+#: that start late get only what is left, on whichever machine), yielding (part, result)
+#: pairs as they finish
 PartCounter = Callable[[list[Part], Puzzle, str, "float | None", int],
                        Iterator[tuple[Part, CountResult]]]
 
 
-def _count_one(puzzle: Puzzle, part: Part, method: str, timeout: float | None,
-               threshold: int) -> Iterator[CountResult]:
-    ((_, res),) = count_parts([part], puzzle, method, timeout, threshold)
-    yield res
+def _left(until: float | None) -> float | None:
+    return None if until is None else until - time.time()
 
 
-def count_parts(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+def count_parts(parts: list[Part], puzzle: Puzzle, method: str, until: float | None,
                 threshold: int) -> list[tuple[Part, CountResult]]:
-    """``parts`` counted one after another here (what a cluster worker runs)."""
+    """``parts`` counted one after another here, each in what is left of the time until
+    ``until`` (what a cluster worker runs). A part with no time left is not started: it
+    counts as an incomplete zero."""
     from ..runtime.child import allow_children
 
     allow_children()  # Ganak, and an enumeration with a time limit, run in children
-    return [(part, count_part(puzzle, part, method, timeout, threshold)) for part in parts]
+    out = []
+    for part in parts:
+        left = _left(until)
+        if left is not None and left <= 0:
+            out.append((part, CountResult(0, False, "not started", 0.0)))
+        else:
+            out.append((part, count_part(puzzle, part, method, left, threshold)))
+    return out
+
+
+def _count_one(puzzle: Puzzle, part: Part, method: str, until: float | None,
+               threshold: int) -> Iterator[CountResult]:
+    ((_, res),) = count_parts([part], puzzle, method, until, threshold)
+    yield res
 
 
 def local_parts(workers: int) -> PartCounter:
-    """Count parts ``workers`` at a time, each in a process of its own, killed at the
-    time limit if its counter ignores it."""
+    """Count parts ``workers`` at a time, each in a process of its own, killed a little
+    after the time limit if its counter ignores it."""
     from ..runtime.child import stream
 
-    def run(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+    def run(parts: list[Part], puzzle: Puzzle, method: str, until: float | None,
             threshold: int) -> Iterator[tuple[Part, CountResult]]:
         # the part's own clock stops its count; this one, a little later, its process
-        hard = Deadline.after(None if timeout is None else timeout + GRACE)
+        left = _left(until)
+        hard = Deadline.after(None if left is None else max(left, 0) + GRACE)
 
         def one(part: Part) -> tuple[Part, CountResult]:
             started = time.monotonic()
             try:
-                (res,) = stream(_count_one, (puzzle, part, method, timeout, threshold), hard,
+                (res,) = stream(_count_one, (puzzle, part, method, until, threshold), hard,
                                 what="part counter", always=True)
             except SearchTimeout:
                 res = CountResult(0, False, method, time.monotonic() - started)
@@ -226,11 +242,15 @@ def count_split(puzzle: Puzzle, parts: int, method: CountMethod | str = CountMet
         return SplitCount(clock.result(0, False, "split"), Split([]), [])
     run = counter or local_parts(workers)
     left = clock.deadline.remaining()
-    done = list(run(cut.parts, puzzle, method.value, left, threshold))
+    until = None if left is None else time.time() + left
+    done = list(run(cut.parts, puzzle, method.value, until, threshold))
     total = cut.solved + sum(r.count for _, r in done)
-    complete = all(r.complete for _, r in done)
-    methods = sorted({r.method for _, r in done})
+    exact = sum(r.complete for _, r in done)
+    methods = sorted({r.method for _, r in done if r.complete})
     how = (f"split into {len(cut.parts)} part(s) on {cut.splits} cell(s) "
            f"({cut.solved} solved and {cut.dropped} refuted by logic while splitting), "
            f"parts counted by {', '.join(methods) or 'nothing'}")
+    if exact < len(done):
+        how += f"; {exact} of {len(done)} parts counted exactly"
+    complete = exact == len(done)
     return SplitCount(clock.result(total, complete, how), cut, done)

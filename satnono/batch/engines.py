@@ -155,13 +155,13 @@ class DaskEngine:
     def part_counter(self) -> PartCounter:
         """Count the parts of a split count (:mod:`satnono.analyze.split`), one Dask task
         each; a part that keeps killing workers makes the count incomplete, with why."""
-        def run(parts: list[Part], puzzle: Puzzle, method: str, timeout: float | None,
+        def run(parts: list[Part], puzzle: Puzzle, method: str, until: float | None,
                 threshold: int) -> Iterator[tuple[Part, CountResult]]:
             def lost(part: Part, reason: str) -> tuple[Part, CountResult]:
                 return part, CountResult(0, False, f"lost ({reason})", 0.0)
 
             for chunk in self.map(count_parts, [[p] for p in parts],
-                                  (puzzle, method, timeout, threshold), lost):
+                                  (puzzle, method, until, threshold), lost):
                 yield from chunk
 
         return run
