@@ -1,0 +1,43 @@
+"""``satnono serve``: the web page, on this machine by default."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import UsageError
+from .options import SubParsers, positive, say, whole
+
+
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
+    p = sub.add_parser("serve", help="a web page to draw, check, solve and count puzzles",
+                       description="Serve satnono's page: draw a picture or open a puzzle, "
+                       "check it (unique? where is the ambiguity? how hard?), watch it being "
+                       "solved step by step, count its solutions, export it. Needs the web "
+                       "extra: pip install 'satnono[web]'.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=whole, default=8000, help="default 8000")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--timeout", type=positive, default=20.0, metavar="S",
+                   help="each request's time limit (default 20)")
+    p.add_argument("--max-cells", type=whole, default=100 * 100, metavar="N",
+                   help="the largest puzzle taken, in cells (default 10000)")
+    p.add_argument("--workers", type=whole, default=2, metavar="N",
+                   help="solving processes at once (default 2); more requests wait")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise UsageError("satnono serve needs the web extra: pip install 'satnono[web]'"
+                         ) from None
+    from ..web.app import Limits, serve
+
+    limits = Limits(timeout=args.timeout, cells=args.max_cells, workers=args.workers)
+    say(f"satnono: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
+    serve(args.host, args.port, limits, open_browser=args.open)
+    return 0

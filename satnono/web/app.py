@@ -1,0 +1,223 @@
+"""``satnono serve``: one page, and a small JSON API behind it, on Starlette.
+
+Every request that solves runs :mod:`satnono.web.work` in a process of its own, killed at
+its time limit, with its address space capped; at most ``workers`` such processes run at
+once and at most ``queue`` more requests wait for one (past that the answer is 503, "busy"),
+so many requests at once queue instead of bringing the server down. Request bodies have a
+size limit, puzzles a cell limit, and no request names a file on the server: files come
+in the body. Bad input is a 400 with the one line the command line would print.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from ..errors import SatnonoError
+from ..runtime.deadline import Deadline
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may take: seconds, memory of its process, body bytes, cells; and
+    how many solver processes run at once and how many requests may wait for one."""
+
+    timeout: float = 20.0
+    memory: int = 2 << 30
+    body: int = 2 << 20
+    cells: int = 100 * 100
+    workers: int = 2
+    queue: int = 32
+
+
+def _capped(conn: Any, memory: int, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...]
+            ) -> None:
+    """The request's process: cap its memory, do the work, send the answer (errors as
+    a dict with the one line the command line would print)."""
+    import resource
+
+    from ..runtime.child import allow_children
+
+    allow_children()  # the solvers start processes of their own
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    except (ValueError, OSError):  # pragma: no cover - a lower hard limit is kept
+        pass
+    try:
+        answer = fn(*args)
+    except SatnonoError as exc:
+        answer = {"error": str(exc)}
+    except MemoryError:
+        answer = {"error": "the puzzle needs more memory than this server gives one request"}
+    conn.send(answer)
+    conn.close()
+
+
+class Pool:
+    """At most ``limits.workers`` requests work at once, each in its own process; up to
+    ``limits.queue`` more wait; the rest are refused."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self._slots = threading.BoundedSemaphore(limits.workers)
+        self._lock = threading.Lock()
+        self._waiting = 0
+
+    def run(self, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...],
+            cancel: threading.Event | None = None) -> tuple[int, dict[str, Any]]:
+        """``fn(*args)`` in a child, killed at the time limit or when ``cancel`` is set
+        (the browser went away): (HTTP status, the answer)."""
+        with self._lock:
+            if self._waiting >= self.limits.queue + self.limits.workers:
+                return 503, {"error": "the server is busy: try again in a moment"}
+            self._waiting += 1
+        try:
+            with self._slots:
+                if cancel is not None and cancel.is_set():
+                    return 499, {"error": "cancelled"}
+                return self._child(fn, args, cancel)
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+    def _child(self, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...],
+               cancel: threading.Event | None) -> tuple[int, dict[str, Any]]:
+        import multiprocessing as mp
+
+        from ..runtime.child import death
+
+        fork = mp.get_context("fork")
+        here, there = fork.Pipe(duplex=False)
+        proc = fork.Process(target=_capped, args=(there, self.limits.memory, fn, args),
+                            daemon=True)
+        proc.start()
+        there.close()
+        deadline = Deadline.after(self.limits.timeout + 5)  # the work has its own limit
+        try:
+            while not here.poll(POLL):
+                if cancel is not None and cancel.is_set():
+                    return 499, {"error": "cancelled"}
+                if not deadline.remaining():
+                    return 408, {"error": f"the time limit of {self.limits.timeout:g} s "
+                                          "ran out"}
+                if not proc.is_alive() and not here.poll():
+                    return 500, {"error": f"the solving process {death(proc)}"}
+            try:
+                answer = here.recv()
+            except EOFError:
+                return 500, {"error": f"the solving process {death(proc)}"}
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+            here.close()
+        return (400 if "error" in answer else 200), answer
+
+
+#: seconds between two looks at a request's process
+POLL = 0.1
+
+
+def _static(name: str) -> bytes:
+    return resources.files("satnono.web").joinpath("static").joinpath(name).read_bytes()
+
+
+STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+
+
+def make_app(limits: Limits | None = None) -> Any:
+    """The Starlette application; ``uvicorn`` serves it (:func:`serve`)."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    from . import work
+
+    limits = limits or Limits()
+    pool = Pool(limits)
+
+    async def page(request: Request) -> Response:
+        return Response(_static("index.html"), media_type="text/html")
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return Response("not found", status_code=404)
+        return Response(_static(name), media_type=STATIC[name])
+
+    async def body(request: Request) -> dict[str, Any] | JSONResponse:
+        size = int(request.headers.get("content-length") or 0)
+        if size > limits.body:
+            return JSONResponse({"error": f"the request is {size:,} bytes; this server takes "
+                                          f"at most {limits.body:,}"}, status_code=413)
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limits.body:
+                return JSONResponse({"error": f"the request is over {limits.body:,} bytes"},
+                                    status_code=413)
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        if not isinstance(data, dict):
+            return JSONResponse({"error": "the request is not a JSON object"}, status_code=400)
+        return data
+
+    def endpoint(fn: Callable[..., dict[str, Any]], *fields: str) -> Callable[[Request], Any]:
+        async def handle(request: Request) -> JSONResponse:
+            data = await body(request)
+            if isinstance(data, JSONResponse):
+                return data
+            if not all(isinstance(data.get(f), str) for f in fields):
+                return JSONResponse({"error": "expected " + ", ".join(fields) + " as text"},
+                                    status_code=400)
+            given = {f: data[f] for f in fields}
+            cancel = threading.Event()
+            task = asyncio.ensure_future(run_in_threadpool(
+                pool.run, fn, (given, limits.cells, limits.timeout), cancel))
+            while not task.done():  # a browser that goes away cancels the work
+                await asyncio.wait({task}, timeout=0.5)
+                if not task.done() and await request.is_disconnected():
+                    cancel.set()
+            status, answer = task.result()
+            return JSONResponse(answer, status_code=status)
+        return handle
+
+    async def info(request: Request) -> JSONResponse:
+        from ..io.formats import PUZZLE_WRITERS
+
+        return JSONResponse({"timeout": limits.timeout, "cells": limits.cells,
+                             "body": limits.body, "exports": list(PUZZLE_WRITERS)
+                             + list(work.PICTURES)})
+
+    routes = [Route("/", page), Route("/static/{name}", asset),
+              Route("/api/info", info),
+              Route("/api/open", endpoint(work.open_file, "name", "data"),
+                    methods=["POST"]),
+              Route("/api/check", endpoint(work.check, "puzzle"), methods=["POST"]),
+              Route("/api/solve", endpoint(work.solve, "puzzle"), methods=["POST"]),
+              Route("/api/count", endpoint(work.count, "puzzle"), methods=["POST"]),
+              Route("/api/export", endpoint(work.export, "puzzle", "what"),
+                    methods=["POST"])]
+    return Starlette(routes=routes)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None,
+          open_browser: bool = False) -> None:
+    """Serve the page until interrupted."""
+    import uvicorn
+
+    if open_browser:
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, (f"http://{host}:{port}/",)).start()
+    uvicorn.run(make_app(limits), host=host, port=port, log_level="warning",
+                access_log=False)

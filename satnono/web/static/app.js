@@ -1,0 +1,425 @@
+// satnono's page: draw or open a puzzle, then ask the server to check, solve or count it.
+// Plain JavaScript, no build step and nothing fetched from elsewhere.
+"use strict";
+
+const BW = [{name: "white", char: ".", rgb: "ffffff"}, {name: "black", char: "#", rgb: "000000"}];
+const CHARS = "#abcdefghijklmnopqrstuvwxyz";
+
+const state = {
+  width: 10, height: 10,
+  palette: BW.slice(),
+  grid: [],            // per row, per cell: colour index, or null while unknown
+  drawing: true,       // clues come from the grid (else from an opened puzzle)
+  clues: {rows: [], columns: []},
+  json: null,          // the opened puzzle's JSON (satnono's JSON format)
+  title: "",
+  ink: 1,
+  marks: {amb: [], sw: []},
+  steps: [], at: 0, timer: null,
+  checked: false,
+  limit: 20,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function blank(w, h, value) {
+  return Array.from({length: h}, () => Array(w).fill(value));
+}
+
+// -- clues -------------------------------------------------------------------------------
+
+function lineClue(cells) {
+  const out = [];
+  let run = 0, colour = 0;
+  for (const v of cells.concat([0])) {
+    if (v === colour && v) { run++; continue; }
+    if (colour) out.push([run, colour]);
+    colour = v || 0; run = colour ? 1 : 0;
+  }
+  return out;
+}
+
+function cluesOf(grid) {
+  const w = grid[0] ? grid[0].length : 0;
+  return {
+    rows: grid.map((row) => lineClue(row.map((v) => v || 0))),
+    columns: Array.from({length: w}, (_, c) => lineClue(grid.map((row) => row[c] || 0))),
+  };
+}
+
+function puzzleJson() {
+  if (!state.drawing && state.json) return state.json;
+  const colour = state.palette.length > 2;
+  const name = (i) => state.palette[i].name;
+  const blocks = (clue) => clue.map(([n, k]) => (colour ? [n, name(k)] : n));
+  const obj = {rows: state.clues.rows.map(blocks), columns: state.clues.columns.map(blocks)};
+  if (state.title) obj.title = state.title;
+  if (colour) {
+    obj.palette = {};
+    for (const p of state.palette) obj.palette[p.name] = {char: p.char, rgb: p.rgb};
+    obj.background = state.palette[0].name;
+  }
+  obj.goal = state.grid.map((row) => row.map((v) => state.palette[v || 0].char).join(""));
+  return JSON.stringify(obj);
+}
+
+// -- drawing the board ---------------------------------------------------------------------
+
+function clueCell(clue, vertical) {
+  const td = document.createElement("td");
+  td.className = (vertical ? "colclue" : "rowclue") + " clue";
+  const items = clue.length ? clue : [[0, 1]];
+  items.forEach(([n, k], i) => {
+    const span = document.createElement("span");
+    span.textContent = String(n);
+    if (k > 1 && state.palette[k]) {
+      span.className = "coloured";
+      span.style.background = "#" + state.palette[k].rgb;
+      span.style.color = textOn(state.palette[k].rgb);
+    }
+    td.appendChild(span);
+    if (vertical && i < items.length - 1) td.appendChild(document.createElement("br"));
+    else if (!vertical && i < items.length - 1) td.appendChild(document.createTextNode(" "));
+  });
+  return td;
+}
+
+function textOn(rgb) {
+  const n = parseInt(rgb, 16);
+  const lum = 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255);
+  return lum < 128 ? "#fff" : "#000";
+}
+
+function paintCell(td, v) {
+  td.classList.toggle("unknown", v === null);
+  td.style.background = v === null ? "" : "#" + state.palette[v].rgb;
+}
+
+function gridTable(grid, clues, small) {
+  const table = document.createElement("table");
+  table.className = "grid";
+  if (!small) {
+    const head = document.createElement("tr");
+    head.appendChild(document.createElement("td"));
+    clues.columns.forEach((clue) => head.appendChild(clueCell(clue, true)));
+    table.appendChild(head);
+  }
+  grid.forEach((row, r) => {
+    const tr = document.createElement("tr");
+    if (!small) tr.appendChild(clueCell(clues.rows[r], false));
+    row.forEach((v, c) => {
+      const td = document.createElement("td");
+      td.className = "cell" + ((r + 1) % 5 === 0 ? " r5" : "") + ((c + 1) % 5 === 0 ? " c5" : "");
+      td.dataset.r = r; td.dataset.c = c;
+      paintCell(td, v);
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  });
+  return table;
+}
+
+function render() {
+  const board = $("board");
+  board.innerHTML = "";
+  const table = gridTable(state.grid, state.clues, false);
+  table.id = "grid";
+  board.appendChild(table);
+  markCells();
+  renderPalette();
+}
+
+function cellAt(r, c) {
+  return document.querySelector(`#grid td.cell[data-r="${r}"][data-c="${c}"]`);
+}
+
+function markCells() {
+  document.querySelectorAll("#grid td.cell").forEach((td) => td.classList.remove("amb", "sw", "focus"));
+  for (const [r, c] of state.marks.amb) { const td = cellAt(r, c); if (td) td.classList.add("amb"); }
+  for (const [r, c] of state.marks.sw) {
+    for (const [dr, dc] of [[0, 0], [0, 1], [1, 0], [1, 1]]) {
+      const td = cellAt(r + dr, c + dc); if (td) td.classList.add("sw");
+    }
+  }
+}
+
+function renderPalette() {
+  const box = $("palette");
+  box.innerHTML = "";
+  state.palette.forEach((p, i) => {
+    if (i === 0) return;
+    const b = document.createElement("button");
+    b.className = "swatch" + (i === state.ink ? " chosen" : "");
+    b.style.background = "#" + p.rgb;
+    b.title = "paint with " + p.name;
+    b.dataset.colour = i;
+    b.onclick = () => { state.ink = i; renderPalette(); };
+    box.appendChild(b);
+  });
+}
+
+// -- painting with the mouse ---------------------------------------------------------------
+
+let painting = null;
+
+function paintAt(td) {
+  const r = +td.dataset.r, c = +td.dataset.c;
+  if (state.grid[r][c] === painting) return;
+  state.grid[r][c] = painting;
+  paintCell(td, painting);
+  state.clues = cluesOf(state.grid);
+  refreshClues();
+  if (state.checked) note("The drawing changed since the check: press Check again.");
+}
+
+function refreshClues() {
+  const table = $("grid");
+  const head = table.rows[0];
+  state.clues.columns.forEach((clue, c) => head.replaceChild(clueCell(clue, true), head.cells[c + 1]));
+  state.clues.rows.forEach((clue, r) => {
+    const tr = table.rows[r + 1];
+    tr.replaceChild(clueCell(clue, false), tr.cells[0]);
+  });
+}
+
+document.addEventListener("mousedown", (e) => {
+  const td = e.target.closest && e.target.closest("#grid td.cell");
+  if (!td) return;
+  e.preventDefault();
+  if (!state.drawing) { note("An opened puzzle's clues are fixed: New drawing starts a picture."); return; }
+  stopReplay();
+  const v = state.grid[+td.dataset.r][+td.dataset.c];
+  painting = v === state.ink ? 0 : state.ink;
+  paintAt(td);
+});
+// mousemove, not mouseover: a clue that grows moves the grid under a still pointer, and
+// that must not paint the cell that slides under it
+document.addEventListener("mousemove", (e) => {
+  if (painting === null) return;
+  const td = e.target.closest && e.target.closest("#grid td.cell");
+  if (td) paintAt(td);
+});
+document.addEventListener("mouseup", () => { painting = null; });
+
+// -- talking to the server -----------------------------------------------------------------
+
+let running = null;
+
+function note(text, error) {
+  $("message").textContent = text;
+  $("status").classList.toggle("error", !!error);
+}
+
+async function ask(path, body, doing) {
+  if (running) running.abort();
+  const ctl = new AbortController();
+  running = ctl;
+  const started = Date.now();
+  $("busy").hidden = false; $("cancel").hidden = false;
+  note(doing + "…");
+  const tick = setInterval(() => {
+    note(`${doing}… ${Math.round((Date.now() - started) / 1000)} s (time limit ${state.limit} s)`);
+  }, 500);
+  try {
+    const res = await fetch(path, {method: "POST", body: JSON.stringify(body),
+                                   headers: {"Content-Type": "application/json"}, signal: ctl.signal});
+    const data = await res.json();
+    if (!res.ok || data.error) { note(data.error || `the server answered ${res.status}`, true); return null; }
+    note("");
+    return data;
+  } catch (err) {
+    note(err.name === "AbortError" ? "Cancelled." : "The server did not answer: " + err, err.name !== "AbortError");
+    return null;
+  } finally {
+    clearInterval(tick);
+    if (running === ctl) running = null;
+    $("busy").hidden = true; $("cancel").hidden = true;
+  }
+}
+
+function fromStrings(rows, palette) {
+  const index = {};
+  palette.forEach((p, i) => { index[p.char] = i; });
+  return rows.map((row) => Array.from(row).map((ch) => (ch in index ? index[ch] : null)));
+}
+
+function opened(p) {
+  state.width = p.width; state.height = p.height; state.title = p.title;
+  state.palette = p.palette; state.ink = 1;
+  state.json = p.json;
+  state.clues = {rows: p.rows, columns: p.columns};
+  state.marks = {amb: [], sw: []}; state.checked = false;
+  if (p.goal) { state.grid = fromStrings(p.goal, p.palette); state.drawing = true; state.json = null; }
+  else { state.grid = blank(p.width, p.height, null); state.drawing = false; }
+  $("width").value = p.width; $("height").value = p.height;
+  stopReplay(); $("replay").hidden = true; $("result").innerHTML = ""; $("pair").innerHTML = "";
+  render();
+  note(`Opened a ${p.width}×${p.height} puzzle` + (p.title ? ` (${p.title})` : "") +
+       (p.goal ? " with its picture: draw on it, or Check." : ": Check, Solve or Count.") +
+       (p.note ? " " + p.note + "." : ""));
+}
+
+function showResult(html) { $("result").innerHTML = html; }
+
+function esc(s) { return String(s).replace(/[&<>]/g, (ch) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;"}[ch])); }
+
+async function check() {
+  const data = await ask("/api/check", {puzzle: puzzleJson()}, "Checking");
+  if (!data) return;
+  state.checked = true;
+  const words = {unique: "Unique solution", multiple: "NOT unique: more than one solution", none: "No solution"};
+  showResult(`<div class="verdict" id="verdict">${esc(words[data.verdict] || "No verdict: " + data.timeout)}</div>` +
+             (data.rating ? `<div id="rating">Difficulty: ${esc(data.rating)}</div>` : "") +
+             `<pre id="report">${esc(data.report)}</pre>`);
+  state.marks = {amb: data.ambiguous, sw: data.switches};
+  if (!state.drawing && data.solutions.length) state.grid = fromStrings(data.solutions[0], state.palette);
+  render();
+  const pair = $("pair"); pair.innerHTML = "";
+  if (data.solutions.length > 1) {
+    data.solutions.forEach((s) => pair.appendChild(gridTable(fromStrings(s, state.palette), null, true)));
+  }
+  note(`Checked in ${data.seconds} s.` + (data.ambiguous.length ? ` ${data.ambiguous.length} ambiguous cell(s) are outlined in orange` : "") +
+       (data.switches.length ? `; ${data.switches.length} 2×2 switch(es) dashed in pink.` : ""));
+}
+
+async function solve() {
+  const data = await ask("/api/solve", {puzzle: puzzleJson()}, "Solving");
+  if (!data) return;
+  state.steps = data.steps;
+  state.marks = {amb: [], sw: []};
+  const words = {unique: "Unique solution", multiple: "More than one solution (the first is shown)", none: "No solution"};
+  showResult(`<div class="verdict" id="verdict">${esc(words[data.verdict] || "Search incomplete: " + data.ending)}</div>` +
+             `<div>${data.steps.length} step(s)` + (data.dropped ? ` (and ${data.dropped} more not kept)` : "") + ` in ${data.seconds} s.</div>`);
+  if (!state.drawing) state.solution = data.solutions[0] ? fromStrings(data.solutions[0], state.palette) : null;
+  $("replay").hidden = false;
+  $("pair").innerHTML = "";
+  showStep(state.steps.length ? state.steps.length - 1 : 0);
+  note("Step through the solver's reasoning with the buttons, or press play.");
+}
+
+function showStep(i) {
+  if (!state.steps.length) { $("stepno").textContent = "no steps"; return; }
+  state.at = Math.max(0, Math.min(i, state.steps.length - 1));
+  const step = state.steps[state.at];
+  const grid = fromStrings(step.board, state.palette);
+  const table = $("grid");
+  grid.forEach((row, r) => row.forEach((v, c) => paintCell(table.rows[r + 1].cells[c + 1], v)));
+  document.querySelectorAll("#grid td.cell.focus").forEach((td) => td.classList.remove("focus"));
+  if (step.line) {
+    const [axis, k] = step.line;
+    document.querySelectorAll(axis === 0 ? `#grid td.cell[data-r="${k}"]` : `#grid td.cell[data-c="${k}"]`)
+      .forEach((td) => td.classList.add("focus"));
+  }
+  $("stepno").textContent = `step ${state.at + 1} of ${state.steps.length}`;
+  $("steptext").textContent = step.text;
+}
+
+function stopReplay() {
+  if (state.timer) { clearInterval(state.timer); state.timer = null; $("play").textContent = "play"; }
+}
+
+function play() {
+  if (state.timer) { stopReplay(); return; }
+  if (state.at >= state.steps.length - 1) showStep(0);
+  $("play").textContent = "pause";
+  state.timer = setInterval(() => {
+    if (state.at >= state.steps.length - 1) { stopReplay(); return; }
+    showStep(state.at + 1);
+  }, 120);
+}
+
+async function count() {
+  const data = await ask("/api/count", {puzzle: puzzleJson()}, "Counting");
+  if (!data) return;
+  showResult(`<div class="verdict" id="counted">${esc(data.count)}${data.complete ? "" : "+"} solution(s)</div>` +
+             `<div id="howcounted">${esc(data.describe)}</div>`);
+  note(`Counted in ${data.seconds} s.`);
+}
+
+async function exportIt() {
+  const data = await ask("/api/export", {puzzle: puzzleJson(), what: $("exportwhat").value}, "Exporting");
+  if (!data) return;
+  const url = URL.createObjectURL(new Blob([data.text], {type: data.type}));
+  const a = document.createElement("a");
+  a.href = url; a.download = data.name; a.id = "download";
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  note(`Exported ${data.name}.`);
+  state.exported = data;
+}
+
+async function openFile(file) {
+  const buf = new Uint8Array(await file.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < buf.length; i += 8192) bin += String.fromCharCode.apply(null, buf.subarray(i, i + 8192));
+  const data = await ask("/api/open", {name: file.name, data: btoa(bin)}, "Opening " + file.name);
+  if (data) opened(data);
+}
+
+async function openText() {
+  const text = $("paste").value;
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+  const data = await ask("/api/open", {name: "pasted", data: btoa(bin)}, "Opening the text");
+  if (data) opened(data);
+}
+
+function newDrawing() {
+  const w = Math.max(1, Math.min(200, +$("width").value || 10));
+  const h = Math.max(1, Math.min(200, +$("height").value || 10));
+  state.width = w; state.height = h; state.drawing = true; state.json = null; state.title = "";
+  state.grid = blank(w, h, 0);
+  state.clues = cluesOf(state.grid);
+  state.marks = {amb: [], sw: []}; state.checked = false;
+  stopReplay(); $("replay").hidden = true; $("result").innerHTML = ""; $("pair").innerHTML = "";
+  render();
+  note(`A blank ${w}×${h} drawing: click and drag to paint.`);
+}
+
+function addColour() {
+  const rgb = $("newcolour").value.replace("#", "");
+  if (state.palette.some((p) => p.rgb === rgb)) return;
+  const i = state.palette.length;
+  if (i > CHARS.length) { note("The palette is full.", true); return; }
+  state.palette.push({name: "colour" + i, char: CHARS[i - 1], rgb: rgb});
+  state.ink = i;
+  if (state.drawing) { state.clues = cluesOf(state.grid); render(); } else renderPalette();
+}
+
+async function start() {
+  try {
+    const info = await (await fetch("/api/info")).json();
+    state.limit = info.timeout;
+    $("limit").textContent = `time limit ${info.timeout} s a request, puzzles up to ${info.cells} cells`;
+    for (const what of info.exports) {
+      const o = document.createElement("option"); o.value = what; o.textContent = what;
+      $("exportwhat").appendChild(o);
+    }
+  } catch (err) { note("The server did not answer: " + err, true); }
+  $("new").onclick = newDrawing;
+  $("addcolour").onclick = addColour;
+  $("check").onclick = check;
+  $("solve").onclick = solve;
+  $("count").onclick = count;
+  $("export").onclick = exportIt;
+  $("cancel").onclick = () => { if (running) running.abort(); };
+  $("file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); };
+  $("showpaste").onclick = () => { $("pastebox").hidden = !$("pastebox").hidden; };
+  $("openpaste").onclick = openText;
+  $("first").onclick = () => { stopReplay(); showStep(0); };
+  $("back").onclick = () => { stopReplay(); showStep(state.at - 1); };
+  $("step").onclick = () => { stopReplay(); showStep(state.at + 1); };
+  $("last").onclick = () => { stopReplay(); showStep(state.steps.length - 1); };
+  $("play").onclick = play;
+  document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dragging"); });
+  document.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.addEventListener("drop", (e) => {
+    e.preventDefault(); document.body.classList.remove("dragging");
+    if (e.dataTransfer.files[0]) openFile(e.dataTransfer.files[0]);
+  });
+  newDrawing();
+  note("Draw a picture (click and drag), or open a puzzle file (or drop one here).");
+}
+
+start();
