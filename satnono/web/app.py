@@ -130,6 +130,16 @@ def _static(name: str) -> bytes:
 STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 
 
+def _warm() -> None:
+    """Import what requests use once, here: each request's process is forked from this
+    one and inherits it, instead of paying the imports (half a second) every time."""
+    from ..analyze import check, count, difficulty, uniqueness  # noqa: F401
+    from ..backends import backend
+
+    for name in ("sat", "native"):
+        backend(name).warm()
+
+
 def make_app(limits: Limits | None = None) -> Any:
     """The Starlette application; ``uvicorn`` serves it (:func:`serve`)."""
     from starlette.applications import Starlette
@@ -142,6 +152,7 @@ def make_app(limits: Limits | None = None) -> Any:
 
     limits = limits or Limits()
     pool = Pool(limits)
+    _warm()
 
     async def page(request: Request) -> Response:
         return Response(_static("index.html"), media_type="text/html")

@@ -278,8 +278,10 @@ async function check() {
   if (data.solutions.length > 1) {
     data.solutions.forEach((s) => pair.appendChild(gridTable(fromStrings(s, state.palette), null, true)));
   }
-  note(`Checked in ${data.seconds} s.` + (data.ambiguous.length ? ` ${data.ambiguous.length} ambiguous cell(s) are outlined in orange` : "") +
-       (data.switches.length ? `; ${data.switches.length} 2×2 switch(es) dashed in pink.` : ""));
+  const marks = [];
+  if (data.ambiguous.length) marks.push(`${data.ambiguous.length} ambiguous cell(s) are outlined in orange`);
+  if (data.switches.length) marks.push(`${data.switches.length} 2×2 switch(es) of the picture are dashed in pink`);
+  note(`Checked in ${data.seconds} s.` + (marks.length ? " " + marks.join("; ") + "." : ""));
 }
 
 async function solve() {
