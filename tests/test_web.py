@@ -94,6 +94,10 @@ def test_check_solve_count_and_export_answer_as_the_library_does(server):
     assert status == 200 and data["name"] == "puzzle.non" and "rows" in data["text"]
     status, data = server.post("/api/export", {"puzzle": p, "what": "solution.svg"})
     assert status == 200 and data["text"].startswith("<svg")
+    import base64
+
+    status, data = server.post("/api/export", {"puzzle": p, "what": "blank.png"})
+    assert status == 200 and base64.b64decode(data["text"]).startswith(b"\x89PNG")
 
 
 def test_open_reads_any_format_and_pictures(server):

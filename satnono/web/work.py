@@ -135,28 +135,32 @@ def count(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
 
 
 #: what the page offers under Export, besides the written formats
-PICTURES = ("blank.svg", "solution.svg")
+PICTURES = ("blank.svg", "solution.svg", "blank.png", "solution.png")
 
 
 def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
     """The puzzle in a written format, or a picture: the blank sheet or the solution
-    (``what``)."""
+    (``what``), as SVG or PNG (base64, ``"base64": true``)."""
     from ..io import draw
     from ..io.formats import PUZZLE_WRITERS
 
     p = _puzzle(fields["puzzle"], max_cells)
     what = fields["what"]
-    if what == "blank.svg":
-        return {"name": "puzzle.svg", "type": "image/svg+xml", "text": draw.svg(p, None)}
-    if what == "solution.svg":
-        from ..pipeline import solve as run_solve
+    if what in PICTURES:
+        kind, ext = what.split(".")
+        grid = None
+        if kind == "solution":
+            from ..pipeline import solve as run_solve
 
-        run = run_solve(p, limit=1, timeout=timeout)
-        sols = list(run)
-        if not sols:
-            raise UsageError("the puzzle has no solution to draw")
-        return {"name": "solution.svg", "type": "image/svg+xml",
-                "text": draw.svg(p, draw.solution_grid(sols[0]))}
+            sols = list(run_solve(p, limit=1, timeout=timeout))
+            if not sols:
+                raise UsageError("the puzzle has no solution to draw")
+            grid = draw.solution_grid(sols[0])
+        name = f"{'puzzle' if kind == 'blank' else 'solution'}.{ext}"
+        if ext == "svg":
+            return {"name": name, "type": "image/svg+xml", "text": draw.svg(p, grid)}
+        return {"name": name, "type": "image/png", "base64": True,
+                "text": base64.b64encode(draw.png(p, grid)).decode()}
     if what not in PUZZLE_WRITERS:
         raise UsageError(f"unknown export {what!r} (known: "
                          f"{', '.join(list(PUZZLE_WRITERS) + list(PICTURES))})")

@@ -341,7 +341,8 @@ async function count() {
 async function exportIt() {
   const data = await ask("/api/export", {puzzle: puzzleJson(), what: $("exportwhat").value}, "Exporting");
   if (!data) return;
-  const url = URL.createObjectURL(new Blob([data.text], {type: data.type}));
+  const content = data.base64 ? Uint8Array.from(atob(data.text), (ch) => ch.charCodeAt(0)) : data.text;
+  const url = URL.createObjectURL(new Blob([content], {type: data.type}));
   const a = document.createElement("a");
   a.href = url; a.download = data.name; a.id = "download";
   document.body.appendChild(a); a.click(); a.remove();
