@@ -7,8 +7,9 @@ and a second method for Ganak's counts.
 Prints a Markdown table: how many puzzles have no solution, one, 2–10, 11–100, …, the
 largest counts, how each was counted, and what is still open (time limit, error). With
 ``--confirm N`` every Ganak count of at most N is recounted by enumeration (blocking
-clauses, one solution at a time) and the two compared: a Ganak count cannot be checked
-grid by grid, an enumeration can.
+clauses, one solution at a time; with ``--workers N`` split into parts enumerated side by
+side) and the two compared: a Ganak count cannot be checked grid by grid, an enumeration
+can.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--confirm", type=int, default=0, metavar="N",
                     help="recount Ganak's counts up to N by enumeration")
     ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="recount each puzzle split into parts, enumerated on N processes")
     args = ap.parse_args(argv)
     records = [json.loads(line) for line in open(args.results, encoding="utf-8")]
     counted = [r for r in records if r["verdict"] == "count"]
@@ -57,16 +60,20 @@ def main(argv: list[str] | None = None) -> None:
                                   f"({r['seconds']:.1f} s)" for r in top))
     if args.confirm:
         _confirm([r for r in counted if r.get("method") == "ganak"
-                  and r["count"] <= args.confirm], args.timeout)
+                  and r["count"] <= args.confirm], args.timeout, args.workers)
 
 
-def _confirm(records: list[dict], timeout: float) -> None:
+def _confirm(records: list[dict], timeout: float, workers: int = 1) -> None:
     import satnono
 
     agree = disagree = unfinished = 0
     for r in records:
         puzzle = satnono.load(r["source"], index=r["index"])
-        res = satnono.count(puzzle, "enumerate", timeout=timeout)
+        if workers > 1:  # the split count, each part enumerated
+            res = satnono.count_split(puzzle, 4 * workers, "enumerate", timeout=timeout,
+                                      workers=workers).result
+        else:
+            res = satnono.count(puzzle, "enumerate", timeout=timeout)
         if not res.complete:
             unfinished += 1
         elif res.count == r["count"]:
