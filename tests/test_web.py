@@ -155,6 +155,23 @@ def test_twenty_requests_at_once_are_answered_or_refused_and_the_server_stays_up
         assert json.loads(res.read())["cells"] == 1600
 
 
+def test_a_cancelled_request_stops_and_frees_its_place():
+    # one solving process at a time: the next request waits unless the first is stopped
+    with Server(Limits(timeout=30, workers=1, queue=4)) as one:
+        slow = {"puzzle": puzzle([[1]] * 14, [[1]] * 14), "id": "slow-1"}  # 14!: 30 s
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(one.post, "/api/count", slow)
+            time.sleep(1.0)
+            status, data = one.post("/api/cancel", {"id": "slow-1"})
+            assert status == 200 and data["cancelled"]
+            assert first.result(timeout=5) == (499, {"error": "cancelled"})
+        started = time.monotonic()
+        status, data = one.post("/api/check", {"puzzle": puzzle([[1]], [[1]])}, timeout=30)
+        assert status == 200 and data["verdict"] == "unique"
+        assert time.monotonic() - started < 5
+        assert one.post("/api/cancel", {"id": "slow-1"})[1] == {"cancelled": False}
+
+
 # -- the page in a real browser ------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -3,9 +3,11 @@
 Every request that solves runs :mod:`satnono.web.work` in a process of its own, killed at
 its time limit, with its address space capped; at most ``workers`` such processes run at
 once and at most ``queue`` more requests wait for one (past that the answer is 503, "busy"),
-so many requests at once queue instead of bringing the server down. Request bodies have a
-size limit, puzzles a cell limit, and no request names a file on the server: files come
-in the body. Bad input is a 400 with the one line the command line would print.
+so many requests at once queue instead of bringing the server down. A request the page
+tags with an ``id`` is stopped (its process killed) by ``/api/cancel`` with that id.
+Request bodies have a size limit, puzzles a cell limit, and no request names a file on the
+server: files come in the body. Bad input is a 400 with the one line the command line
+would print.
 """
 
 from __future__ import annotations
@@ -192,15 +194,36 @@ def make_app(limits: Limits | None = None) -> Any:
                                     status_code=400)
             given = {f: data[f] for f in fields}
             cancel = threading.Event()
-            task = asyncio.ensure_future(run_in_threadpool(
-                pool.run, fn, (given, limits.cells, limits.timeout), cancel))
-            while not task.done():  # a browser that goes away cancels the work
-                await asyncio.wait({task}, timeout=0.5)
-                if not task.done() and await request.is_disconnected():
-                    cancel.set()
-            status, answer = task.result()
+            ticket = data.get("id")
+            if isinstance(ticket, str) and ticket:
+                if len(cancels) >= 4 * (limits.workers + limits.queue):
+                    return JSONResponse({"error": "the server is busy: try again in a "
+                                                  "moment"}, status_code=503)
+                cancels[ticket] = cancel
+            try:
+                task = asyncio.ensure_future(run_in_threadpool(
+                    pool.run, fn, (given, limits.cells, limits.timeout), cancel))
+                while not task.done():  # Cancel on the page, or a browser gone away
+                    await asyncio.wait({task}, timeout=0.5)
+                    if not task.done() and await request.is_disconnected():
+                        cancel.set()
+                status, answer = task.result()
+            finally:
+                if isinstance(ticket, str):
+                    cancels.pop(ticket, None)
             return JSONResponse(answer, status_code=status)
         return handle
+
+    cancels: dict[str, threading.Event] = {}  # the requests under way, by the page's id
+
+    async def cancel(request: Request) -> JSONResponse:
+        data = await body(request)
+        if isinstance(data, JSONResponse):
+            return data
+        event = cancels.get(str(data.get("id")))
+        if event is not None:
+            event.set()
+        return JSONResponse({"cancelled": event is not None})
 
     async def info(request: Request) -> JSONResponse:
         from ..io.formats import PUZZLE_WRITERS
@@ -217,7 +240,8 @@ def make_app(limits: Limits | None = None) -> Any:
               Route("/api/solve", endpoint(work.solve, "puzzle"), methods=["POST"]),
               Route("/api/count", endpoint(work.count, "puzzle"), methods=["POST"]),
               Route("/api/export", endpoint(work.export, "puzzle", "what"),
-                    methods=["POST"])]
+                    methods=["POST"]),
+              Route("/api/cancel", cancel, methods=["POST"])]
     return Starlette(routes=routes)
 
 

@@ -210,9 +210,18 @@ function note(text, error) {
   $("status").classList.toggle("error", !!error);
 }
 
+function cancelRunning() {
+  if (!running) return;
+  running.abort();
+  fetch("/api/cancel", {method: "POST", body: JSON.stringify({id: running.id}),
+                        headers: {"Content-Type": "application/json"}}).catch(() => {});
+}
+
 async function ask(path, body, doing) {
-  if (running) running.abort();
+  cancelRunning();
   const ctl = new AbortController();
+  ctl.id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  body = Object.assign({id: ctl.id}, body);
   running = ctl;
   const started = Date.now();
   $("busy").hidden = false; $("cancel").hidden = false;
@@ -406,7 +415,7 @@ async function start() {
   $("solve").onclick = solve;
   $("count").onclick = count;
   $("export").onclick = exportIt;
-  $("cancel").onclick = () => { if (running) running.abort(); };
+  $("cancel").onclick = cancelRunning;
   $("file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); };
   $("showpaste").onclick = () => { $("pastebox").hidden = !$("pastebox").hidden; };
   $("openpaste").onclick = openText;
