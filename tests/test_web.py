@@ -309,9 +309,11 @@ def test_colour_drawing_in_chromium(server, browser):
     _cell(d, 1, 1).click()
     rows = d.find_elements(By.CSS_SELECTOR, "td.rowclue span.coloured")
     cols = d.find_elements(By.CSS_SELECTOR, "td.colclue span.coloured")
-    # the red blocks' clues are drawn in red: 1 in each row, 2 in the middle column
-    assert [s.text for s in rows] == ["1", "1"] and [s.text for s in cols] == ["2"]
-    assert rows[0].value_of_css_property("background-color") == "rgba(208, 32, 32, 1)"
+    # in colour every block's clue is drawn in its colour: black 1 and red 1, red 1;
+    # black 1, red 2
+    assert [s.text for s in rows] == ["1", "1", "1"] and [s.text for s in cols] == ["1", "2"]
+    assert [s.value_of_css_property("background-color") for s in rows] == [
+        "rgba(0, 0, 0, 1)", "rgba(208, 32, 32, 1)", "rgba(208, 32, 32, 1)"]
     d.find_element(By.ID, "check").click()
     assert _wait(d, lambda d: d.find_element(By.ID, "verdict").text) == "Unique solution"
     _shot(d, "5-colour")

@@ -72,7 +72,7 @@ function clueCell(clue, vertical) {
   items.forEach(([n, k], i) => {
     const span = document.createElement("span");
     span.textContent = String(n);
-    if (k > 1 && state.palette[k]) {
+    if (state.palette.length > 2 && state.palette[k] && n > 0) {  // colour: every block in its colour
       span.className = "coloured";
       span.style.background = "#" + state.palette[k].rgb;
       span.style.color = textOn(state.palette[k].rgb);
