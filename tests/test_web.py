@@ -283,6 +283,13 @@ def test_draw_check_open_solve_replay_count_export_in_chromium(server, browser, 
     _wait(d, lambda d: "Exported" in d.find_element(By.ID, "message").text)
     exported = d.execute_script("return state.exported")
     assert exported["name"] == "puzzle.json" and json.loads(exported["text"])["rows"]
+    # a file dropped on the page opens as one chosen does
+    d.execute_script("""
+        const dt = new DataTransfer();
+        dt.items.add(new File([arguments[0]], "two.dat"));
+        document.dispatchEvent(new DragEvent("drop", {dataTransfer: dt}));""",
+                     (ROOT / "puzzles" / "two.dat").read_text())
+    _wait(d, lambda d: "Opened a 2×2" in d.find_element(By.ID, "message").text)
     # bad input: the one-line message on the page
     bad = tmp_path / "bad.non"
     bad.write_text("width 2\nheight 1\nrows\n5\ncolumns\n1\n1\n")
