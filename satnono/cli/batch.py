@@ -12,7 +12,7 @@ from typing import Any
 
 from ..backends import BACKENDS
 from ..errors import UsageError
-from .options import SubParsers, add_timeout, say, whole
+from .options import SubParsers, add_timeout, add_where, say, whole
 from .status import ExitStatus
 
 
@@ -124,12 +124,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE.jsonl",
                    help="results file (resumable); standard output when not given")
     add_timeout(p, "per puzzle, in seconds (default 60)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=whole, default=1, metavar="N",
-                       help="puzzles at a time on this machine (default 1)")
-    where.add_argument("--cluster", metavar="ADDRESS",
-                       help="a Dask scheduler (tcp://HOST:8786), or local:N for a cluster "
-                       "of N worker processes here; needs pip install 'satnono[cluster]'")
+    add_where(p, "puzzles at a time on this machine (default 1)")
     p.add_argument("--backend", default="sat", choices=[b for b in BACKENDS],
                    help="the backend for each puzzle (default sat)")
     p.add_argument("--method", default="auto", choices=("auto", "enumerate", "ganak"),

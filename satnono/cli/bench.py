@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..backends import BACKENDS, taking
 from ..errors import UsageError
-from .options import SubParsers, positive, say, whole
+from .options import SubParsers, add_where, positive, say
 from .status import ExitStatus
 
 if TYPE_CHECKING:
@@ -132,11 +132,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "puzzle's spread")
     p.add_argument("--timeout", type=positive, default=60.0, metavar="S",
                    help="per run (default 60)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=whole, default=1, metavar="N", help="worker processes")
-    where.add_argument("--cluster", metavar="ADDRESS",
-                       help="run on a Dask cluster, as satnono batch does: tcp://HOST:8786, "
-                       "or local:N for N worker processes here")
+    add_where(p, "runs at a time on this machine (default 1)")
     p.add_argument("-o", "--output", metavar="FILE", help="results CSV (bench) or report "
                    "Markdown (--report)")
     p.add_argument("--report", metavar="CSV", help="write the report of a results CSV")

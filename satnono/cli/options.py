@@ -138,10 +138,18 @@ def label(args: argparse.Namespace, index: int, total: int) -> str:
     return shown(args.puzzle) + (f" #{index}" if total > 1 else "")
 
 
-def add_cluster(p: argparse.ArgumentParser, what: str) -> None:
+def add_cluster(p: Any, what: str) -> None:
+    """``--cluster ADDRESS`` on a parser or an argument group."""
     p.add_argument("--cluster", metavar="ADDRESS",
                    help=what + ": tcp://HOST:8786, or local:N for a cluster of N worker "
                    "processes here (needs satnono[cluster])")
+
+
+def add_where(p: argparse.ArgumentParser, jobs: str) -> None:
+    """``--jobs N`` (this machine) or ``--cluster ADDRESS`` (Dask), not both."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=whole, default=1, metavar="N", help=jobs)
+    add_cluster(where, "run on a Dask cluster, the engine batch and bench share")
 
 
 def cluster_engine(address: str | None) -> DaskEngine | None:
@@ -149,5 +157,4 @@ def cluster_engine(address: str | None) -> DaskEngine | None:
     if not address:
         return None
     from ..batch.engines import DaskEngine
-
     return DaskEngine(address)
