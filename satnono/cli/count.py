@@ -43,7 +43,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="enumerate: blocking clauses, one solution at a time; ganak: exact "
                    "projected model counting; auto (default): enumerate, then ganak")
     add_backend(p, "the backend that enumerates (default sat)", default="sat")
-    add_workers(p)
+    add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
+                "count them on N processes; cpsat: its search workers")
     p.add_argument("--threshold", type=whole, default=THRESHOLD, metavar="N",
                    help=f"auto: switch to ganak after N solutions (default {THRESHOLD})")
     p.add_argument("--parts", type=whole, metavar="K",
