@@ -134,7 +134,7 @@ STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 
 def _warm() -> None:
     """Import what requests use once, here: each request's process is forked from this
-    one and inherits it, instead of paying the imports (half a second) every time."""
+    one and inherits it, instead of paying the imports every time."""
     from ..analyze import check, count, difficulty, uniqueness  # noqa: F401
     from ..backends import backend
 
