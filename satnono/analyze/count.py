@@ -171,10 +171,25 @@ def _ganak(res: Residual, clock: _Clock, found: int) -> CountResult:
 
 def _count_models(variables: int, clauses: list[list[int]], sampling: list[int]
                   ) -> Iterator[int]:
+    import os
+    import sys
+
     from pyganak import Counter
 
     counter = Counter()
     counter.new_vars(variables)
     counter.add_clauses(clauses)
     counter.set_sampling_set(sampling)
-    yield counter.count()
+    # Ganak reports progress ("c o intermediate count") on standard output when a count
+    # runs long; standard output is the count's, so its writes go nowhere meanwhile
+    sys.stdout.flush()
+    saved = os.dup(1)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 1)
+        n = counter.count()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(quiet)
+    yield n
