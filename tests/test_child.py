@@ -121,3 +121,27 @@ def test_a_winner_that_dies_midway_is_an_error_after_what_it_yielded():
 def test_children_are_the_first_the_kernel_kills_when_memory_runs_out():
     # so that the parent survives to report it
     assert list(stream(_oom_score_adj, (), Deadline.after(30))) == [1000]
+
+
+def _pid_then_stall(path):
+    with open(path, "w") as fh:
+        fh.write(str(os.getpid()))
+    time.sleep(30)
+    yield 1
+
+
+def test_a_race_stopped_from_outside_ends_with_nothing_and_kills_its_child(tmp_path):
+    path = tmp_path / "pid"
+    start = time.monotonic()
+    asked = []
+
+    def stopped():
+        asked.append(1)
+        return time.monotonic() - start > 0.5
+
+    assert list(stream(_pid_then_stall, (str(path),), NO_DEADLINE, always=True,
+                       stopped=stopped)) == []
+    assert time.monotonic() - start < 5 and len(asked) >= 2
+    pid = int(path.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped

@@ -10,11 +10,9 @@ wide spread one puzzle's search time has; on N machines it costs no one any time
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import SearchTimeout, SolverFailed
 from ..logic.context import Context, Stats
@@ -24,8 +22,6 @@ from ..pipeline import Run
 from ..runtime.deadline import Deadline
 from .engines import DaskEngine
 
-#: seconds between two looks at the stop flag
-POLL = 0.2
 #: seconds past the time limit a racer's process gets to say what it found
 GRACE = 5.0
 
@@ -41,8 +37,8 @@ class Finish:
     stats: Stats = field(default_factory=Stats)
 
 
-def _search(conn: Any, puzzle: Puzzle, search: int, limit: int | None,
-            timeout: float | None) -> None:
+def _search(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None
+            ) -> Iterator[tuple[list[Solution], bool, Stats]]:
     from ..pipeline import solve
     from ..runtime.child import allow_children
 
@@ -55,8 +51,7 @@ def _search(conn: Any, puzzle: Puzzle, search: int, limit: int | None,
             found.append(sol)
     except SearchTimeout:
         timed_out = True
-    conn.send((found, timed_out, run.stats))
-    conn.close()
+    yield found, timed_out, run.stats
 
 
 def racer(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
@@ -64,34 +59,23 @@ def racer(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
     """One racer, as a Dask task: the search in a process of its own, killed when the
     ``stop`` event is set (another racer finished) or past its time limit; None when
     stopped."""
-    import multiprocessing as mp
-
     from distributed import Event, get_worker
 
-    from ..runtime.child import allow_children
+    from ..runtime.child import allow_children, stream
 
     allow_children()
     event = Event(stop)
-    here, there = mp.get_context("fork").Pipe(duplex=False)
-    proc = mp.get_context("fork").Process(target=_search,
-                                          args=(there, puzzle, search, limit, timeout))
-    proc.start()
-    there.close()
-    give_up = None if timeout is None else time.monotonic() + timeout + GRACE
+    deadline = Deadline.after(None if timeout is None else timeout + GRACE)
     try:
-        while not here.poll(POLL):
-            if event.is_set() or (give_up is not None and time.monotonic() > give_up):
-                return None
-            if not proc.is_alive() and not here.poll():
-                raise SolverFailed(f"racing search {search} ended with exit status "
-                                   f"{proc.exitcode}")
-        found, timed_out, stats = here.recv()
-        return Finish(search, get_worker().address, found, timed_out, stats)
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        here.close()
+        answers = list(stream(_search, (puzzle, search, limit, timeout), deadline,
+                              what=f"racing search {search}", always=True,
+                              stopped=event.is_set))
+    except SearchTimeout:  # the search's own clock did not stop it
+        return None
+    if not answers:  # another racer finished first
+        return None
+    found, timed_out, stats = answers[0]
+    return Finish(search, get_worker().address, found, timed_out, stats)
 
 
 def race(engine: DaskEngine, puzzle: Puzzle, racers: int, limit: int | None,

@@ -109,15 +109,22 @@ def _child(conn: Connection, parent: int, fn: Callable[..., Iterator[Any]],
 
 
 def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], deadline: Deadline,
-           what: str = "solver", size: str = "", always: bool = False) -> Iterator[Any]:
+           what: str = "solver", size: str = "", always: bool = False,
+           stopped: Callable[[], bool] | None = None) -> Iterator[Any]:
     """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline (or
     ``always``: for a solver that cannot be stopped otherwise); SearchTimeout at
-    ``deadline`` (its ``found`` is the number of items yielded before it)."""
-    return race([(fn, args)], deadline, what, size, always)
+    ``deadline`` (its ``found`` is the number of items yielded before it); ``stopped`` as
+    for :func:`race`."""
+    return race([(fn, args)], deadline, what, size, always, stopped)
+
+
+#: seconds between two looks at a race's ``stopped``
+STOP_POLL = 0.1
 
 
 def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = "",
-         always: bool = False) -> Iterator[Any]:
+         always: bool = False, stopped: Callable[[], bool] | None = None
+         ) -> Iterator[Any]:
     """Start every job's generator in its own child; the first child to yield goes on
     alone and the others are killed. One job with no deadline runs in this process unless
     ``always`` (for work in C that no signal interrupts: only a child can be stopped). For
@@ -125,8 +132,12 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
     luckiest search on each input: what one
     search gains on one puzzle another often loses on the next. A child that dies before
     yielding drops out of the race; ChildDied when none is left, or when the winner dies
-    (``size``, what the children were given, is added to its message)."""
-    if len(jobs) == 1 and not deadline.limited and not always:  # nothing to race or kill
+    (``size``, what the children were given, is added to its message). ``stopped``, looked
+    at every :data:`STOP_POLL` seconds until a child yields, ends the race from outside
+    (a request cancelled, a racer on another machine that won): the children are killed
+    and nothing is yielded."""
+    if len(jobs) == 1 and not deadline.limited and not always and stopped is None:
+        # nothing to race or kill
         fn, args = jobs[0]
         yield from fn(*args)
         return
@@ -149,9 +160,16 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         item: Any = None
         died: list[str] = []
         while winner is None:  # a racer that dies before yielding leaves the others be
-            ready = wait(list(pending), deadline.remaining())
+            left = deadline.remaining()
+            if stopped is not None:
+                left = STOP_POLL if left is None else min(left, STOP_POLL)
+            ready = wait(list(pending), left)
             if not ready:
-                raise deadline.expired()
+                if stopped is not None and stopped():
+                    return
+                if deadline.remaining() == 0:
+                    raise deadline.expired()
+                continue
             for ready_conn in ready:
                 conn = pending_conn(pending, ready_conn)
                 try:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from ..errors import SatnonoError
+from ..errors import SatnonoError, SearchTimeout
 from ..runtime.deadline import Deadline
 
 
@@ -37,10 +37,10 @@ class Limits:
     queue: int = 32
 
 
-def _capped(conn: Any, memory: int, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...]
-            ) -> None:
-    """The request's process: cap its memory, do the work, send the answer (errors as
-    a dict with the one line the command line would print)."""
+def _capped(memory: int, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...]
+            ) -> Iterator[dict[str, Any]]:
+    """The request's process: cap its memory, do the work, yield the answer (errors as a
+    dict with the one line the command line would print)."""
     import resource
 
     from ..runtime.child import allow_children
@@ -51,13 +51,11 @@ def _capped(conn: Any, memory: int, fn: Callable[..., dict[str, Any]], args: tup
     except (ValueError, OSError):  # pragma: no cover - a lower hard limit is kept
         pass
     try:
-        answer = fn(*args)
+        yield fn(*args)
     except SatnonoError as exc:
-        answer = {"error": str(exc)}
+        yield {"error": str(exc)}
     except MemoryError:
-        answer = {"error": "the puzzle needs more memory than this server gives one request"}
-    conn.send(answer)
-    conn.close()
+        yield {"error": "the puzzle needs more memory than this server gives one request"}
 
 
 class Pool:
@@ -73,7 +71,7 @@ class Pool:
     def run(self, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...],
             cancel: threading.Event | None = None) -> tuple[int, dict[str, Any]]:
         """``fn(*args)`` in a child, killed at the time limit or when ``cancel`` is set
-        (the browser went away): (HTTP status, the answer)."""
+        (Cancel on the page, or a browser gone away): (HTTP status, the answer)."""
         with self._lock:
             if self._waiting >= self.limits.queue + self.limits.workers:
                 return 503, {"error": "the server is busy: try again in a moment"}
@@ -89,40 +87,21 @@ class Pool:
 
     def _child(self, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...],
                cancel: threading.Event | None) -> tuple[int, dict[str, Any]]:
-        import multiprocessing as mp
+        from ..runtime.child import stream
 
-        from ..runtime.child import death
-
-        fork = mp.get_context("fork")
-        here, there = fork.Pipe(duplex=False)
-        proc = fork.Process(target=_capped, args=(there, self.limits.memory, fn, args),
-                            daemon=True)
-        proc.start()
-        there.close()
         deadline = Deadline.after(self.limits.timeout + 5)  # the work has its own limit
         try:
-            while not here.poll(POLL):
-                if cancel is not None and cancel.is_set():
-                    return 499, {"error": "cancelled"}
-                if not deadline.remaining():
-                    return 408, {"error": f"the time limit of {self.limits.timeout:g} s "
-                                          "ran out"}
-                if not proc.is_alive() and not here.poll():
-                    return 500, {"error": f"the solving process {death(proc)}"}
-            try:
-                answer = here.recv()
-            except EOFError:
-                return 500, {"error": f"the solving process {death(proc)}"}
-        finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            here.close()
+            answers = list(stream(_capped, (self.limits.memory, fn, args), deadline,
+                                  what="solving", always=True,
+                                  stopped=None if cancel is None else cancel.is_set))
+        except SearchTimeout:
+            return 408, {"error": f"the time limit of {self.limits.timeout:g} s ran out"}
+        except SatnonoError as exc:  # the process died: how, in one line
+            return 500, {"error": str(exc)}
+        if not answers:
+            return 499, {"error": "cancelled"}
+        answer = answers[0]
         return (400 if "error" in answer else 200), answer
-
-
-#: seconds between two looks at a request's process
-POLL = 0.1
 
 
 def _static(name: str) -> bytes:
