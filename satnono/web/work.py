@@ -18,12 +18,17 @@ from ..io.formats import jsonfmt, read_bytes, write_puzzle
 from ..model.puzzle import Puzzle
 
 
-def _puzzle(text: str, max_cells: int) -> Puzzle:
-    (p,) = read_bytes(text.encode("utf-8"), "puzzle.json", fmt="json")[:1]
+def _within(p: Puzzle, max_cells: int) -> Puzzle:
+    """``p``, unless it has more cells than the server takes."""
     if p.width * p.height > max_cells:
         raise UsageError(f"the puzzle is {p.size}: this server takes at most {max_cells} "
                          "cells (satnono serve --max-cells N)")
     return p
+
+
+def _puzzle(text: str, max_cells: int) -> Puzzle:
+    (p,) = read_bytes(text.encode("utf-8"), "puzzle.json", fmt="json")[:1]
+    return _within(p, max_cells)
 
 
 def described(p: Puzzle) -> dict[str, Any]:
@@ -57,10 +62,7 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
     else:
         puzzles = read_bytes(data, name)
         p, many = puzzles[0], len(puzzles)
-    if p.width * p.height > max_cells:
-        raise UsageError(f"the puzzle is {p.size}: this server takes at most {max_cells} "
-                         "cells (satnono serve --max-cells N)")
-    out = described(p)
+    out = described(_within(p, max_cells))
     if many > 1:
         out["note"] = f"the file holds {many} puzzles; the first is open"
     return out
