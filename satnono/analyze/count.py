@@ -18,6 +18,7 @@ from typing import Any
 from ..backends import backend as backend_row
 from ..encode.residual import Residual, decode_solution, residual
 from ..errors import CounterMissing, SearchTimeout, UsageError
+from ..logic.board import Board
 from ..logic.context import Context, Stats
 from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
@@ -81,17 +82,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     row.check_options(options)
     clock = _Clock(Deadline.after(timeout))
     if method is CountMethod.GANAK or row.name == "sat":
-        ctx = Context(puzzle)
-        try:
-            res = residual(ctx, deadline=clock.deadline, workers=workers)
-        except SearchTimeout:
-            return clock.result(0, False, "ganak" if method is CountMethod.GANAK
-                                else "enumerate (sat)")
-        if res.encoding is None:  # logic decided it
-            return clock.result(0 if res.contradiction else 1, True, "propagation")
-        if method is CountMethod.GANAK:
-            return _ganak(res, clock, found=0)
-        return _enumerate_residual(puzzle, res, clock, method, threshold, workers)
+        return count_residual(puzzle, method, clock, threshold, workers)
     limit = None if method is CountMethod.ENUMERATE else threshold + 1
     found = 0
     run = solve(puzzle, row.name, limit=limit, timeout=timeout, **options)
@@ -107,6 +98,23 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     except SearchTimeout:
         return clock.result(found, False, "ganak")
     return _ganak(res, clock, found)
+
+
+def count_residual(puzzle: Puzzle, method: CountMethod, clock: _Clock, threshold: int,
+                   workers: int = 1, board: Board | None = None) -> CountResult:
+    """The sat count: presolve (from ``board`` when given), then the residual CNF
+    enumerated, or counted by Ganak (``method``, as :func:`count` takes it)."""
+    ctx = Context(puzzle)
+    try:
+        res = residual(ctx, deadline=clock.deadline, workers=workers, board=board)
+    except SearchTimeout:
+        return clock.result(0, False, "ganak" if method is CountMethod.GANAK
+                            else "enumerate (sat)")
+    if res.encoding is None:  # logic decided it
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
+    if method is CountMethod.GANAK:
+        return _ganak(res, clock, found=0)
+    return _enumerate_residual(puzzle, res, clock, method, threshold, workers)
 
 
 class _Clock:

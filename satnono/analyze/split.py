@@ -22,11 +22,9 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ..encode.residual import Residual, encode
 from ..errors import SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.context import Context
-from ..logic.presolve import Presolved
 from ..logic.probe import probe
 from ..logic.propagate import propagate
 from ..model.grid import COLUMN, ROW, Cell, Line
@@ -34,7 +32,7 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import check, require_solvable
 from ..runtime.deadline import NO_DEADLINE, Deadline
-from .count import THRESHOLD, CountResult, _Clock, _enumerate_residual, _ganak
+from .count import THRESHOLD, CountResult, _Clock, count_residual
 
 
 @dataclass(frozen=True)
@@ -124,30 +122,13 @@ def split(puzzle: Puzzle, parts: int, deadline: Deadline = NO_DEADLINE) -> Split
 def count_part(puzzle: Puzzle, part: Part, method: CountMethod | str = CountMethod.AUTO,
                timeout: float | None = None, threshold: int = THRESHOLD) -> CountResult:
     """The exact count of one part (a lower bound marked incomplete when ``timeout``
-    runs out): its cells set, propagation and probing, then the residual CNF enumerated
-    (sat) or counted by Ganak as :func:`satnono.analyze.count.count` does."""
-    method = CountMethod(method)
+    runs out): its cells set, then what :func:`satnono.analyze.count.count` does with the
+    sat backend (presolve, the residual CNF enumerated or counted by Ganak)."""
     clock = _Clock(Deadline.after(timeout))
-    ctx = Context(puzzle)
-    board = ctx.board()
+    board = Context(puzzle).board()
     for r, c, k in part.fixed:
         board.set(r, c, k)
-    try:
-        ok, _ = _settle(ctx, board, clock.deadline)
-        if not ok:
-            return clock.result(0, True, "propagation")
-        if board.solved():
-            check(puzzle, board.to_solution(), "split")
-            return clock.result(1, True, "propagation")
-        enc = encode(puzzle, board, clock.deadline)
-    except SearchTimeout:
-        return clock.result(0, False, "propagation")
-    res = Residual(Presolved(board), enc) if not enc.infeasible else None
-    if res is None:
-        return clock.result(0, True, "propagation")
-    if method is CountMethod.GANAK:
-        return _ganak(res, clock, 0)
-    return _enumerate_residual(puzzle, res, clock, method, threshold, 1)
+    return count_residual(puzzle, CountMethod(method), clock, threshold, board=board)
 
 
 #: seconds a part's process gets past its time limit to report what it has

@@ -278,11 +278,11 @@ class Residual:
 
 
 def residual(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1) -> Residual:
-    """Presolve (probing shared by ``workers`` processes), then the CNF of what is left:
-    what every CNF consumer (the sat backend, ``check``, counting) starts from. Its size
-    goes into ``ctx.stats``."""
-    pre = presolve(ctx, probing=probing, deadline=deadline, workers=workers)
+             workers: int = 1, board: Board | None = None) -> Residual:
+    """Presolve (probing shared by ``workers`` processes; from ``board`` when given),
+    then the CNF of what is left: what every CNF consumer (the sat backend, ``check``,
+    counting) starts from. Its size goes into ``ctx.stats``."""
+    pre = presolve(ctx, probing=probing, deadline=deadline, workers=workers, board=board)
     if pre.board is None:
         return Residual(pre, contradiction=True)
     if pre.board.solved():

@@ -32,8 +32,9 @@ class Presolved:
 
 
 def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1) -> Presolved:
-    """Propagate, then probe (in up to ``workers`` processes) until nothing changes.
+             workers: int = 1, board: Board | None = None) -> Presolved:
+    """Propagate, then probe (in up to ``workers`` processes) until nothing changes,
+    from an open board or from ``board`` (some cells given: a part of a split count).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
@@ -41,7 +42,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     >>> r.solved, r.by_line, r.by_probe
     (False, 0, 0)
     """
-    board = ctx.board()
+    board = board if board is not None else ctx.board()
     with gc_paused():
         with ctx.stats.timing("line"):
             consistent = propagate(ctx, board, deadline=deadline)
