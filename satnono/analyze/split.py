@@ -17,6 +17,7 @@ local processes by default (:func:`local_parts`), or on Dask workers from the co
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -84,36 +85,30 @@ def split(puzzle: Puzzle, parts: int, deadline: Deadline = NO_DEADLINE) -> Split
     started = time.monotonic()
     ctx = Context(puzzle)
     out = Split([])
-    board = ctx.board()
-    ok, best = _settle(ctx, board, deadline)
-    if not ok:
-        out.dropped = 1
-        return out
-    if best is None:
-        check(puzzle, board.to_solution(), "split")
-        out.solved = 1
-        return out
-    # a heap of open parts, the one with the most unknown cells on top (ties: oldest first)
-    heap: list[tuple[int, int, tuple[tuple[int, int, int], ...], Board, Cell]] = [
-        (-board.unknown(), 0, (), board, best)]
-    serial = 1
+    # open parts, the one with the most unknown cells on top (ties: oldest first)
+    heap: list[tuple[int, int, tuple[tuple[int, int, int], ...], Board, Cell]] = []
+    order = itertools.count()
+
+    def place(board: Board, fixed: tuple[tuple[int, int, int], ...],
+              lines: list[Line] | None) -> None:
+        """Settle a branch: dropped, solved (one solution, checked) or an open part."""
+        ok, best = _settle(ctx, board, deadline, lines)
+        if not ok:
+            out.dropped += 1
+        elif best is None:
+            check(puzzle, board.to_solution(), "split")
+            out.solved += 1
+        else:
+            heapq.heappush(heap, (-board.unknown(), next(order), fixed, board, best))
+
+    place(ctx.board(), (), None)
     while heap and len(heap) < parts:
         _, _, fixed, board, (r, c) = heapq.heappop(heap)
         out.splits += 1
         for k in _options(board, r, c):
             branch = board.copy()
             branch.set(r, c, k)
-            ok, best = _settle(ctx, branch, deadline,
-                               [ctx.lines[ROW][r], ctx.lines[COLUMN][c]])
-            if not ok:
-                out.dropped += 1
-            elif best is None:
-                check(puzzle, branch.to_solution(), "split")
-                out.solved += 1
-            else:
-                heapq.heappush(heap, (-branch.unknown(), serial, fixed + ((r, c, k),),
-                                      branch, best))
-                serial += 1
+            place(branch, fixed + ((r, c, k),), [ctx.lines[ROW][r], ctx.lines[COLUMN][c]])
     out.parts = [Part(fixed) for _, _, fixed, _, _ in sorted(heap)]
     out.seconds = time.monotonic() - started
     return out
