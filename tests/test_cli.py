@@ -320,6 +320,7 @@ def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_p
         yield []
 
     monkeypatch.setattr(sat, "_steered", killed)
+    monkeypatch.setattr(sat, "BUDGET", 0)  # the compiled search would settle it first
     out = tmp_path / "out.sol"
     assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "-o", str(out)]) == 6
     err = capsys.readouterr().err

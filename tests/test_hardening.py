@@ -338,10 +338,11 @@ def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, ba
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig):
-    """Another moment: logic is still at work on a large picture, in two processes."""
-    out = tmp_path / "big.sol"
-    proc = subprocess.Popen([sys.executable, "-m", "satnono", "solve",
-                             str(_picture(tmp_path, 300)), "--workers", "2", "-o", str(out)],
+    """Another moment: logic is still at work on a large picture, in two processes (the
+    count's root probing, in Python; a solve probes in compiled code, in one process,
+    looking at signals between slices of its work)."""
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "check",
+                             str(_picture(tmp_path, 300)), "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     seen: set[int] = set()
@@ -354,7 +355,18 @@ def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig)
         os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + sig and "Traceback" not in err
-    assert err.strip().splitlines()[-1].endswith("was not written") and not out.exists()
+    out = tmp_path / "big.sol"
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "solve",
+                             str(_picture(tmp_path, 300)), "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    with _killed_at_the_end(proc):
+        time.sleep(3)  # past the imports, into the compiled root probing
+        assert proc.poll() is None
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+        _, err2 = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + sig and "Traceback" not in err2
+    assert err2.strip().splitlines()[-1].endswith("was not written") and not out.exists()
     time.sleep(0.5)
     assert not [p for p in seen if _alive(p)]
 

@@ -60,7 +60,10 @@ def test_the_stats_tell_what_logic_fixed_and_how_big_the_cnf_was():
     list(run)
     assert run.stats.fixed == cup.width * cup.height  # logic alone solves the cup
     assert run.stats.variables == 0 and run.stats.line_solves > 0
-    run = solve(PERM5)
+    run = solve(PERM5)  # the compiled search settles it: no CNF
+    assert len(list(run)) == 120
+    assert run.stats.fixed == 0 and run.stats.nodes > 0 and run.stats.variables == 0
+    run = solve(PERM5, budget=0)  # straight to CaDiCaL
     list(run)
     assert run.stats.fixed == 0 and run.stats.unknown == 25
     assert run.stats.variables > 25 and run.stats.clauses > 0

@@ -53,11 +53,18 @@ def _check_search(value: object) -> None:
         raise UsageError(f"search is the number of a racing search from 0, not {value!r}")
 
 
+def _check_budget(value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UsageError(f"budget is a whole number from 0 (the compiled search's work, in "
+                         f"cells of the lines it solves), not {value!r}")
+
+
 #: how each option's value is checked
 OPTIONS: dict[str, Callable[[object], None]] = {
     "solver": _check_solver,
     "workers": check_workers,
     "search": _check_search,
+    "budget": _check_budget,
     "probing": lambda v: _check_switch("probing", v),
     "learning": lambda v: _check_switch("learning", v),
 }
@@ -92,9 +99,11 @@ class Backend:
         self.load()
         for module in self.libraries:
             try:
-                importlib.import_module(module)
+                loaded = importlib.import_module(module)
             except ImportError:
-                pass
+                continue
+            if callable(getattr(loaded, "warm", None)):
+                loaded.warm()  # compiled code: load it now, not in each child
 
     def handles(self, puzzle: Puzzle) -> bool:
         """Whether this backend solves ``puzzle``."""
@@ -126,8 +135,8 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             ("probing", "learning"), colour=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers", "search"), presolves=True, colour=True,
-            libraries=("pysat.solvers",)),
+            ("solver", "probing", "workers", "search", "budget"), presolves=True,
+            colour=True, libraries=("pysat.solvers", "satnono.logic.fast")),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
             colour=True, libraries=("ortools.sat.python.cp_model",)),

@@ -1,4 +1,12 @@
-"""SAT backend: propagate, encode the residual puzzle, enumerate with blocking clauses.
+"""SAT backend: propagate, probe and search briefly in compiled code, then encode the
+residual puzzle and enumerate with blocking clauses.
+
+In black and white the compiled search (:mod:`satnono.logic.fast`: probing at every node,
+the tournament solvers' method) goes first with a budget of line solves: it settles most
+tournament puzzles in milliseconds, where loading a CNF alone costs more. What it cannot
+settle within the budget goes to the SAT solver from the root it probed, with the solutions
+it found already ruled out; the two searches together beat either alone, since some
+puzzles are easy for one and very hard for the other.
 
 One incremental solver per puzzle; each solution adds one clause over the unknown cells'
 variables only, so the solver keeps what it learnt between solutions. With several
@@ -9,12 +17,15 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from ..encode.residual import Encoding, decode_solution, residual
 from ..errors import UnsupportedSolver
+from ..logic.board import Board
 from ..logic.context import Context, Stats
+from ..logic.fast import Search, usable
+from ..logic.presolve import presolve
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.child import race
@@ -34,6 +45,10 @@ CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
 CADICAL_FOCUSED = {"stabilizeonly": 0, "stabilize": 0}
 #: pysat solvers that cannot take new clauses between solve calls
 NOT_INCREMENTAL = ("kissat",)
+#: the work the compiled search may spend before the SAT solver takes over, in cells of the
+#: lines it solves (:attr:`satnono.logic.fast.Search.cost`; 25 million is about a quarter
+#: of a second on a 25×25 puzzle): chosen on tcga2015, benchmarks/results/NOTES.md
+BUDGET = 25_000_000
 
 
 def check_solver(name: str, enumerating: bool) -> None:
@@ -51,23 +66,68 @@ def check_solver(name: str, enumerating: bool) -> None:
 
 def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
               solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
-              search: int | None = None) -> Iterator[Solution]:
-    """Propagate (and probe) at the root, then enumerate the residual CNF's models.
-    ``workers`` > 1 races that many differently set solvers (:func:`searches`) in child
-    processes; the first to find a model goes on alone. ``search`` runs only that one of
-    the racers' settings (a race whose racers run on other machines)."""
+              search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
+    """Propagate and probe at the root; in black and white search in compiled code for up
+    to ``budget`` work (:data:`BUDGET` unless given; 0: none); then enumerate the residual
+    CNF's models, less the solutions already found. ``workers`` > 1 races that many
+    differently set solvers (:func:`searches`) in child processes; the first to find a
+    model goes on alone. ``search`` runs only that one of the racers' settings (a race
+    whose racers run on other machines). Without ``probing`` neither the root nor the
+    search probes."""
     check_solver(solver, enumerating=limit != 1)
     searches(workers)
     settings = None if search is None else [searches(search + 1)[search]]
-    res = residual(ctx, probing=probing, deadline=deadline, workers=workers)
+    board: Board | None = None
+    found: list[Solution] = []
+    budget = BUDGET if budget is None else budget
+    if probing and budget and usable(puzzle):
+        board, found = yield from _search_first(ctx, limit, budget, deadline)
+        if board is None:
+            return
+    res = residual(ctx, probing=probing and board is None, deadline=deadline,
+                   workers=workers, board=board)
     enc = res.encoding
     if res.board is None:
         return
     if enc is None:
-        yield res.board.to_solution()
+        if not found:
+            yield res.board.to_solution()
         return
-    for true in models(enc, solver, limit, workers, deadline, ctx.stats, settings):
+    for sol in found:  # already given: rule them out
+        enc.clauses.append([-v if sol.filled(r, c) else v for (r, c), v in enc.cells.items()])
+    left = None if limit is None else limit - len(found)
+    for true in models(enc, solver, left, workers, deadline, ctx.stats, settings):
         yield decode_solution(enc, true)
+
+
+def _search_first(ctx: Context, limit: int | None, budget: int, deadline: Deadline
+                  ) -> Generator[Solution, None, tuple[Board | None, list[Solution]]]:
+    """Line logic (in Python: it settles the easy puzzles without loading the compiled
+    code, whose first load costs a quarter of a second), then the compiled probing and
+    search, yielding what they find; returns the root board for the SAT solver and the
+    solutions given so far, or no board when nothing is left to do."""
+    stats = ctx.stats
+    pre = presolve(ctx, probing=False, deadline=deadline)
+    if pre.board is None:
+        return None, []
+    if pre.board.solved():
+        sol = pre.board.to_solution()
+        yield sol
+        return None, [sol]
+    dfs = Search(ctx.puzzle, pre.board)
+    found: list[Solution] = []
+    with stats.timing("probe"):
+        dfs.root_only(deadline)
+    root = dfs.root()
+    stats.fixed = stats.cells if root is None else root.known()
+    if root is not None:
+        for sol in stats.timed("search", dfs.solutions(limit, budget, deadline)):
+            found.append(sol)
+            yield sol
+    dfs.count_into(stats)
+    if root is None or dfs.done or (limit is not None and len(found) >= limit):
+        return None, found
+    return root, found
 
 
 def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,

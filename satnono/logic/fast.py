@@ -1,0 +1,195 @@
+"""The compiled logic (:mod:`.kernel`) for a puzzle: its arrays, a board in and out, and the
+search as a stream of solutions that stops at a budget of work.
+
+The search is cheap where logic nearly settles a puzzle and hopeless where the solutions
+are too many or the logic too weak; its budget is what hands those to a SAT solver. Every
+solution it gives is one of the puzzle's (a grid every line solver accepts), so the stage
+after it only needs to rule out what was already found (:class:`Search`).
+
+>>> from satnono.model.puzzle import Puzzle
+>>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
+>>> [sol.strings() for sol in s.solutions(limit=None)], s.done
+([['#.', '.#'], ['.#', '#.']], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..model.grid import ROW
+from ..model.puzzle import Puzzle
+from ..model.solution import Solution
+from ..runtime.deadline import NO_DEADLINE, Deadline
+from .board import Board
+from .context import Stats
+
+#: work between two looks at the clock, in cells of the lines solved (a line solve costs
+#: about its length): a few milliseconds
+SLICE = 250_000
+#: levels the search stack starts with; it doubles when the search goes deeper
+LEVELS = 64
+
+
+def usable(puzzle: Puzzle) -> bool:
+    """Black and white only: colour stays with the Python logic and the solvers."""
+    return puzzle.palette.black_and_white
+
+
+def warm() -> None:
+    """Compile (or load from Numba's cache) the kernel now: a process that forks one child
+    per puzzle does it once."""
+    from ..model.puzzle import Puzzle
+
+    for _ in Search(Puzzle(rows=((1,),), columns=((1,),))).solutions(limit=None):
+        pass
+
+
+class Search:
+    """One puzzle's compiled search: the root is the given board (or an open one),
+    propagated and probed to a fixpoint when the search starts."""
+
+    def __init__(self, puzzle: Puzzle, board: Board | None = None):
+        import numpy as np
+
+        from . import kernel
+
+        self.kernel = kernel
+        self.height, self.width = puzzle.height, puzzle.width
+        lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
+        self.counts = np.array([len(c) for c in lines], np.int64)
+        self.starts = np.zeros(len(lines), np.int64)
+        self.starts[1:] = np.cumsum(self.counts)[:-1]
+        self.clues = np.array([x for c in lines for x in c] or [0], np.int64)
+        cells = self.height * self.width
+        self.queue = np.zeros(len(lines), np.int64)
+        self.queued = np.ones(len(lines), np.bool_)
+        self.work = np.zeros(5, np.int64)
+        self.score = np.zeros(cells, np.int64)
+        self.solution = np.zeros(cells, np.uint8)
+        levels = min(cells + 1, LEVELS)
+        self.stack = np.full((levels, cells), kernel.OPEN, np.uint8)
+        self.branch = np.zeros(levels, np.int64)
+        self.other = np.zeros(levels, np.uint8)
+        self.state = np.array([0, 1, 0, 0], np.int64)
+        if board is not None:
+            self.stack[0] = _grid(board)
+        self.done = False
+        self.given = 0
+        self.pending: Solution | None = None
+
+    @property
+    def lines(self) -> int:
+        """Line solves so far."""
+        return int(self.work[self.kernel.LINES])
+
+    @property
+    def cost(self) -> int:
+        """Work so far, in cells of the lines solved: the unit of slices and budgets."""
+        return int(self.work[self.kernel.COST])
+
+    def solutions(self, limit: int | None, budget: int | None = None,
+                  deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
+        """Each solution in turn, up to ``limit`` in all; stops early (``done`` False) when
+        ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between slices."""
+        while limit is None or self.given < limit:
+            if self.pending is not None:
+                sol, self.pending = self.pending, None
+                self.given += 1
+                yield sol
+                continue
+            if self.done or (budget is not None and self.cost >= budget):
+                return
+            deadline.check()
+            end = self.cost + SLICE
+            self._step(end if budget is None else min(end, budget))
+
+    def _grow(self) -> None:
+        """Twice the levels (the search never needs more than one per cell)."""
+        import numpy as np
+
+        def more(a: Any) -> Any:
+            out = np.zeros((2 * len(a),) + a.shape[1:], a.dtype)
+            out[:len(a)] = a
+            return out
+
+        self.stack, self.branch, self.other = (more(self.stack), more(self.branch),
+                                               more(self.other))
+
+    def levels(self) -> int:
+        """How many levels the stack has room for now."""
+        return len(self.stack)
+
+    def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
+        """Propagate and probe the root, in slices with the clock looked at between them
+        (the slice that ends the root may go on a little below it; a solution found so is
+        kept for :meth:`solutions`)."""
+        while not self.work[self.kernel.ROOT] and not self.done and self.pending is None:
+            deadline.check()
+            self._step(self.cost + SLICE)
+
+    def _step(self, end: int) -> None:
+        k = self.kernel
+        while True:
+            status = k.search(self.stack, self.branch, self.other, self.state, self.height,
+                              self.width, self.clues, self.starts, self.counts, self.queue,
+                              self.queued, self.work, self.score, self.solution, end)
+            if status != k.GROW:
+                break
+            self._grow()
+        if status == k.FOUND:
+            self.pending = _solution(self.solution, self.width, self.height)
+            if self.state[0] < 0:
+                self.done = True
+        elif status == k.DONE:
+            self.done = True
+
+    def root(self) -> Board | None:
+        """The root's board after propagation and probing (None: the clues contradict);
+        what a SAT solver starts from when the search hands over."""
+        if self.work[self.kernel.ROOT] == 2:
+            return None
+        return _board(self.stack[0], self.width, self.height)
+
+    def count_into(self, stats: Stats) -> None:
+        w = self.work
+        stats.line_solves += int(w[self.kernel.LINES])
+        stats.nodes += int(w[self.kernel.NODES])
+        stats.max_depth = max(stats.max_depth, int(w[self.kernel.DEPTH]))
+
+
+def _grid(board: Board):  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    may = board.may[ROW]
+    g = np.empty(board.height * board.width, np.uint8)
+    for r in range(board.height):
+        e, f = may[0][r], may[1][r]
+        for c in range(board.width):
+            g[r * board.width + c] = (e >> c & 1) | (f >> c & 1) << 1
+    return g
+
+
+def _board(g, width: int, height: int) -> Board | None:  # type: ignore[no-untyped-def]
+    b = Board(width, height)
+    for r in range(height):
+        for c in range(width):
+            v = int(g[r * width + c])
+            if v == 0:
+                return None
+            if v == 1:
+                b.set(r, c, 0)
+            elif v == 2:
+                b.set(r, c, 1)
+    return b
+
+
+def _solution(g, width: int, height: int) -> Solution:  # type: ignore[no-untyped-def]
+    rows = []
+    for r in range(height):
+        bits = 0
+        for c in range(width):
+            if g[r * width + c] == 2:
+                bits |= 1 << c
+        rows.append(bits)
+    return Solution(width, tuple(rows))

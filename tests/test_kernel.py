@@ -1,0 +1,174 @@
+"""The compiled logic against brute force: both line solvers of the kernel, and the search's
+solution sets, budgets and handover to the SAT solver."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from satnono import solve
+from satnono.logic import kernel
+from satnono.logic.fast import Search
+from satnono.logic.line import narrow
+from satnono.model.puzzle import Puzzle, puzzle_from_picture
+from satnono.model.solution import Solution, line_clue
+
+from .conftest import brute_line, brute_solutions, random_picture
+from .test_line import lines
+
+
+def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
+    """The kernel's answer as (may_empty, may_fill) masks, or None: the bit-parallel solver
+    (``wide`` False) or the dynamic programme."""
+    k = len(clue)
+    arr = np.array(list(clue) or [0], np.int64)
+    if not wide:
+        words = [np.zeros(k + 2, np.uint64) for _ in range(4)]
+        ok, e, f = kernel.narrow64(arr, k, n, np.uint64(may_empty), np.uint64(may_fill),
+                                   *words)
+        return (int(e), int(f)) if ok else None
+    cells = np.array([(may_empty >> i & 1) | (may_fill >> i & 1) << 1 for i in range(n)]
+                     or [0], np.uint8)
+    out = np.zeros(max(n, 1), np.uint8)
+    fw = np.zeros((n + 2, k + 2), np.bool_)
+    bw = np.zeros((n + 2, k + 2), np.bool_)
+    fill = np.zeros(n + 2, np.int32)
+    if not kernel.solve_line(cells, n, arr, k, out, fw, bw, fill):
+        return None
+    e = sum(1 << i for i in range(n) if out[i] & kernel.EMPTY)
+    f = sum(1 << i for i in range(n) if out[i] & kernel.FILLED)
+    return e, f
+
+
+@settings(max_examples=3000, deadline=None)
+@given(lines(), st.booleans())
+def test_kernel_line_solvers_equal_brute_force(line, wide):
+    clue, n, filled, empty = line
+    assume(n >= 1)
+    expected = brute_line(clue, n, filled, empty)
+    full = (1 << n) - 1
+    got = _kernel_line(clue, n, full & ~filled, full & ~empty, wide)
+    assert got == (None if expected is None else
+                   (full & ~expected[0], full & ~expected[1]))
+
+
+def test_kernel_line_solvers_agree_on_long_lines():
+    """Up to 63 cells both kernel solvers run; past that only the dynamic programme, held
+    to the Python solver (itself held to brute force in test_line.py)."""
+    rng = random.Random(11)
+    for n in (25, 40, 63, 64, 99, 200):
+        for _ in range(40):
+            m = rng.getrandbits(n)
+            clue = line_clue(m, n) if rng.random() < 0.8 else (rng.randint(1, 9),) * 3
+            known = rng.getrandbits(n) & rng.getrandbits(n)
+            if rng.random() < 0.8:
+                f, e = known & m, known & ~m
+            else:
+                f, e = known & rng.getrandbits(n), 0
+                e = known & ~f
+            full = (1 << n) - 1
+            want = narrow(clue, n, full & ~f, full & ~e)
+            assert _kernel_line(clue, n, full & ~f, full & ~e, wide=True) == want
+            if n <= 63:
+                assert _kernel_line(clue, n, full & ~f, full & ~e, wide=False) == want
+
+
+@st.composite
+def pictures(draw):
+    """A puzzle from a random picture (at least one solution) or random clues (often
+    none), up to 5×5."""
+    w, h = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    if draw(st.booleans()):
+        rows = draw(st.lists(st.integers(0, (1 << w) - 1), min_size=h, max_size=h))
+        sol = Solution(w, tuple(rows))
+        return puzzle_from_picture(sol)
+    rows = [line_clue(draw(st.integers(0, (1 << w) - 1)), w) for _ in range(h)]
+    cols = [line_clue(draw(st.integers(0, (1 << h) - 1)), h) for _ in range(w)]
+    return Puzzle(rows=rows, columns=cols)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pictures(), st.sampled_from([None, 1, 2, 3]))
+def test_search_gives_exactly_the_solutions(puzzle, limit):
+    every = brute_solutions(puzzle)
+    s = Search(puzzle)
+    got = list(s.solutions(limit=limit))
+    assert len(got) == len(set(got))
+    assert set(got) <= every
+    assert len(got) == (len(every) if limit is None else min(limit, len(every)))
+    if limit is None:
+        assert s.done
+    if s.root() is None:  # a refuted root has no solution
+        assert not every
+
+
+def test_search_resumes_after_its_budget_and_loses_nothing():
+    """A budget stops the search part way (not done); going on from there gives the rest,
+    each once: the 5! permutation matrices."""
+    p = Puzzle(rows=((1,),) * 5, columns=((1,),) * 5)
+    s = Search(p)
+    first = list(s.solutions(limit=None, budget=30))
+    assert not s.done and len(first) < 120
+    rest = list(s.solutions(limit=None))
+    assert s.done
+    assert len(first + rest) == len(set(first + rest)) == 120
+
+
+def test_the_root_is_probed_and_a_contradiction_has_no_board():
+    refuted = Puzzle(rows=((2,), ()), columns=((2,), ()))
+    s = Search(refuted)
+    assert list(s.solutions(limit=None)) == [] and s.done and s.root() is None
+    # probing decides this one at the root: every cell known, one solution
+    unique = puzzle_from_picture(Solution(3, (0b011, 0b110, 0b010)))
+    s = Search(unique)
+    s.root_only()
+    root = s.root()
+    assert root is not None
+    if root.solved():
+        assert list(s.solutions(limit=None)) == [root.to_solution()]
+
+
+@pytest.mark.parametrize("budget", [0, 1, 40, 2_000_000])
+def test_the_sat_backend_gives_the_same_solutions_whatever_the_search_budget(budget):
+    """0: straight to CaDiCaL; 1 and 40: the search stops part way and CaDiCaL gets the
+    rest with what was found ruled out; a large budget: the search alone. The solution
+    sets are equal, and each solution comes once."""
+    rng = random.Random(5)
+    puzzles = [Puzzle(rows=((1,),) * 5, columns=((1,),) * 5),  # 120 solutions
+               Puzzle(rows=((2,), ()), columns=((2,), ())),  # none
+               puzzle_from_picture(random_picture(rng, 9, 8, 0.5))]
+    puzzles += [puzzle_from_picture(random_picture(rng, 7, 7, 0.4)) for _ in range(6)]
+    for p in puzzles:
+        want = {s for s in solve(p, "sat", limit=None, budget=0)}
+        got = list(solve(p, "sat", limit=None, budget=budget))
+        assert len(got) == len(set(got)) and set(got) == want
+        for limit in (1, 2):
+            part = list(solve(p, "sat", limit=limit, budget=budget))
+            assert len(part) == len(set(part)) == min(limit, len(want))
+            assert set(part) <= want
+
+
+def test_wide_puzzles_use_the_dynamic_programme():
+    """A picture 70 cells wide: its rows are past the bit-parallel solver's 63 cells."""
+    rng = random.Random(3)
+    sol = random_picture(rng, 70, 6, 0.6)
+    p = puzzle_from_picture(sol)
+    got = list(Search(p).solutions(limit=None))
+    assert sol in got
+    assert set(got) == set(solve(p, "sat", limit=None, budget=0))
+
+
+def test_a_deep_search_grows_its_stack():
+    """80 independent 2×2 switches: the search goes one level per switch, past the 64
+    levels its stack starts with, and every level's alternative is still there."""
+    from .test_split import switch_grid
+
+    p = switch_grid(8, 10)
+    s = Search(p)
+    first = list(s.solutions(limit=3))
+    assert len(set(first)) == 3 and s.levels() > 64
+    assert int(s.work[2]) >= 80
