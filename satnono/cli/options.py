@@ -65,7 +65,7 @@ def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds
     p.add_argument("--timeout", type=positive, metavar="S", help=what)
 
 
-WORKERS_HELP = ("sat backend: root probing shared by up to N cores, then N solvers with "
+WORKERS_HELP = ("sat backend: N solvers with "
                 "different search settings raced, the first to find a solution going on "
                 "alone; cpsat backend: search workers (default 1)")
 
