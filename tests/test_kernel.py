@@ -44,7 +44,7 @@ def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
     return e, f
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(lines(), st.booleans())
 def test_kernel_line_solvers_equal_brute_force(line, wide):
     clue, n, filled, empty = line
@@ -91,7 +91,7 @@ def pictures(draw):
     return Puzzle(rows=rows, columns=cols)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(pictures(), st.sampled_from([None, 1, 2, 3]))
 def test_search_gives_exactly_the_solutions(puzzle, limit):
     every = brute_solutions(puzzle)
