@@ -86,12 +86,12 @@ def test_mismatched_colour_clues_every_backend_equals_brute_force():
     assert 0 in sizes and 1 in sizes and max(sizes) > 1
 
 
-def test_two_hundred_random_colour_pictures_up_to_15x15_agree_everywhere():
+def test_a_hundred_random_colour_pictures_up_to_15x15_agree_everywhere():
     """1×1 to 15×15, 2 to 5 colours, densities 0.3 to 0.9: every backend returns the same
     solutions (up to 20 of them), the picture among them when the list is whole."""
     rng = random.Random(2026)
     whole = 0
-    for _ in range(200):
+    for _ in range(100):
         w, h = rng.randint(1, 15), rng.randint(1, 15)
         colours = rng.randint(2, 5)
         grid = random_colour_grid(rng, w, h, colours, rng.uniform(0.3, 0.9))
@@ -103,7 +103,7 @@ def test_two_hundred_random_colour_pictures_up_to_15x15_agree_everywhere():
             whole += 1
             assert len({frozenset(s) for s in sets.values()}) == 1
             assert tuple(p.goal) in sets["sat"]
-    assert whole > 150
+    assert whole > 75
 
 
 def wide_palette(colours: int) -> Palette:
