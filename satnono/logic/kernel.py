@@ -235,7 +235,8 @@ def scratch(height: int, width: int, counts: Any) -> Any:
             np.empty((size + 2, kmax + 2), np.bool_), np.empty((size + 2, kmax + 2), np.bool_),
             np.empty(size + 2, np.int32), np.empty(kmax + 1, np.uint64),
             np.empty(kmax + 2, np.uint64), np.empty(kmax + 1, np.uint64),
-            np.empty(kmax + 2, np.uint64))
+            np.empty(kmax + 2, np.uint64), np.empty(height * width + 1, np.int64),
+            np.zeros(1, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -245,7 +246,8 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
     after them) until none changes; False on a contradiction. ``queue`` holds the queued
     lines' numbers (room for every line); the queue is empty again when this returns.
     ``tmp`` is :func:`scratch`'s."""
-    cells, out, fw, bw, fill, fs, ff, bs, bf = tmp
+    cells, out, fw, bw, fill, fs, ff, bs, bf, trail, top = tmp
+    top[0] = 0  # the trail: each cell this call changes, once (only open cells change)
     lines = height + width
     head = 0
     tail = 0
@@ -295,6 +297,8 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
                 changed ^= low
                 v = ((may_empty >> uint64(i)) & one) | (((may_fill >> uint64(i)) & one) << one)
                 g[base + i * step] = v
+                trail[top[0]] = base + i * step
+                top[0] += 1
                 cross = height + i if line < height else i
                 if not queued[cross]:
                     queued[cross] = True
@@ -310,6 +314,8 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
         for i in range(n):
             if out[i] != cells[i]:
                 g[base + i * step] = out[i]
+                trail[top[0]] = base + i * step
+                top[0] += 1
                 cross = height + i if line < height else i
                 if not queued[cross]:
                     queued[cross] = True
@@ -330,6 +336,31 @@ def _settle(g: Any, height: int, width: int, clues: Any, starts: Any, counts: An
 
 
 @njit(cache=True, nogil=True)
+def _probe_one(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
+               queue: Any, queued: Any, work: Any, tmp: Any, c: int, value: int,
+               cells_out: Any, values_out: Any) -> int:
+    """Cell ``c`` set to ``value`` and propagated, then undone: the cells that changed and
+    their values go to ``cells_out``/``values_out``; returns how many (``c`` among them),
+    or -1 on a contradiction. Only open cells ever change, so undoing is setting the
+    trail's cells open again: no copy of the grid."""
+    trail, top = tmp[9], tmp[10]
+    g[c] = value
+    queued[c // width] = True
+    queued[height + c % width] = True
+    ok = propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
+    n = top[0]
+    cells_out[0] = c
+    values_out[0] = value
+    for i in range(n):
+        t = trail[i]
+        cells_out[i + 1] = t
+        values_out[i + 1] = g[t]
+        g[t] = OPEN
+    g[c] = OPEN
+    return n + 1 if ok else -1
+
+
+@njit(cache=True, nogil=True)
 def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
           queue: Any, queued: Any, work: Any, tmp: Any, score: Any, stop: int,
           at: Any) -> int:
@@ -342,8 +373,11 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
     cells fixed by emptying) for each cell still open, from the last round, in which
     nothing changed: what the search branches on."""
     cells = height * width
-    g1 = np.empty(cells, np.uint8)
-    g0 = np.empty(cells, np.uint8)
+    c1 = np.empty(cells + 1, np.int64)
+    v1 = np.empty(cells + 1, np.uint8)
+    c0 = np.empty(cells + 1, np.int64)
+    v0 = np.empty(cells + 1, np.uint8)
+    seen = np.zeros(cells, np.uint8)  # the value the filling probe gave, 0 for none
     while at[1] < cells:
         c = at[0]
         if g[c] != OPEN:
@@ -355,36 +389,35 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
             return 2
         at[0] = (c + 1) % cells
         at[1] += 1
-        g1[:] = g
-        ok1 = _settle(g1, height, width, clues, starts, counts, queue, queued, work,
-                      tmp, c, FILLED)
-        g0[:] = g
-        ok0 = _settle(g0, height, width, clues, starts, counts, queue, queued, work,
-                      tmp, c, EMPTY)
-        if not ok1 and not ok0:
+        n1 = _probe_one(g, height, width, clues, starts, counts, queue, queued, work, tmp,
+                        c, FILLED, c1, v1)
+        n0 = _probe_one(g, height, width, clues, starts, counts, queue, queued, work, tmp,
+                        c, EMPTY, c0, v0)
+        if n1 < 0 and n0 < 0:
             return 0
-        if not ok1 or not ok0:
-            g[:] = g0 if ok0 else g1
+        if n1 < 0 or n0 < 0:
+            g[c] = EMPTY if n1 < 0 else FILLED
+            queued[c // width] = True
+            queued[height + c % width] = True
+            if not propagate(g, height, width, clues, starts, counts, queue, queued, work,
+                             tmp):
+                return 0
             at[1] = 0
             score[c] = 0
             continue
-        known = 0
-        k1 = 0
-        k0 = 0
+        # what both agree on: a cell changed by both probes to the same value
+        for i in range(n1):
+            seen[c1[i]] = v1[i]
         agreed = False
-        for t in range(cells):
-            both = g0[t] | g1[t]
-            if both != g[t]:
-                g[t] = both
+        for i in range(n0):
+            t = c0[i]
+            if seen[t] == v0[i]:
+                g[t] = v0[i]
                 queued[t // width] = True
                 queued[height + t % width] = True
                 agreed = True
-            if g[t] != OPEN:
-                known += 1
-            if g1[t] != OPEN:
-                k1 += 1
-            if g0[t] != OPEN:
-                k0 += 1
+        for i in range(n1):
+            seen[c1[i]] = 0
         if agreed:
             at[1] = 0
             if not propagate(g, height, width, clues, starts, counts, queue, queued,
@@ -393,7 +426,7 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
             if g[c] != OPEN:
                 score[c] = 0
                 continue
-        score[c] = (1 + k1 - known) * (1 + k0 - known)
+        score[c] = (1 + n1) * (1 + n0)
     return 1
 
 
