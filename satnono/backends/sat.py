@@ -2,7 +2,7 @@
 residual puzzle and enumerate with blocking clauses.
 
 In black and white the compiled search (:mod:`satnono.logic.fast`: probing at every node,
-the tournament solvers' method) goes first with a budget of line solves: it settles most
+the tournament solvers' method) goes first with a budget of work: it settles most
 tournament puzzles in milliseconds, where loading a CNF alone costs more. What it cannot
 settle within the budget goes to the SAT solver from the root it probed, with the solutions
 it found already ruled out; the two searches together beat either alone, since some

@@ -39,8 +39,6 @@ def usable(puzzle: Puzzle) -> bool:
 def warm() -> None:
     """Compile (or load from Numba's cache) the kernel now: a process that forks one child
     per puzzle does it once."""
-    from ..model.puzzle import Puzzle
-
     for _ in Search(Puzzle(rows=((1,),), columns=((1,),))).solutions(limit=None):
         pass
 
@@ -158,7 +156,7 @@ class Search:
         stats.max_depth = max(stats.max_depth, int(w[self.kernel.DEPTH]))
 
 
-def _grid(board: Board):  # type: ignore[no-untyped-def]
+def _grid(board: Board) -> Any:
     import numpy as np
 
     may = board.may[ROW]
@@ -170,7 +168,7 @@ def _grid(board: Board):  # type: ignore[no-untyped-def]
     return g
 
 
-def _board(g, width: int, height: int) -> Board | None:  # type: ignore[no-untyped-def]
+def _board(g: Any, width: int, height: int) -> Board | None:
     b = Board(width, height)
     for r in range(height):
         for c in range(width):
@@ -184,7 +182,7 @@ def _board(g, width: int, height: int) -> Board | None:  # type: ignore[no-untyp
     return b
 
 
-def _solution(g, width: int, height: int) -> Solution:  # type: ignore[no-untyped-def]
+def _solution(g: Any, width: int, height: int) -> Solution:
     rows = []
     for r in range(height):
         bits = 0
