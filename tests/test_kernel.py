@@ -172,3 +172,27 @@ def test_a_deep_search_grows_its_stack():
     first = list(s.solutions(limit=3))
     assert len(set(first)) == 3 and s.levels() > 64
     assert int(s.work[2]) >= 80
+
+
+def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
+    """A probe whose lines have not changed since it ran is skipped, and each level keeps
+    what its probes were when the search comes back to it. Without room to keep them
+    (MEMORY 0) every probe runs again after a backtrack: the same search node for node,
+    the same solutions in the same order, more line solves."""
+    from satnono.logic import fast
+
+    rng = random.Random(11)
+    fewer = 0
+    for _ in range(8):
+        p = puzzle_from_picture(random_picture(rng, 10, 9, 0.45))
+        kept = Search(p)
+        got = list(kept.solutions(limit=None))
+        monkeypatch.setattr(fast, "MEMORY", 0)
+        bare = Search(p)
+        assert bare.keep == 0
+        assert list(bare.solutions(limit=None)) == got
+        monkeypatch.undo()
+        assert int(kept.work[kernel.NODES]) == int(bare.work[kernel.NODES])
+        assert kept.lines <= bare.lines
+        fewer += kept.lines < bare.lines
+    assert fewer > 0

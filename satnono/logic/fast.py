@@ -29,6 +29,10 @@ from .context import Stats
 SLICE = 250_000
 #: levels the search stack starts with; it doubles when the search goes deeper
 LEVELS = 64
+#: bytes for what probing remembers at each level of the stack (a level without it probes
+#: every open cell again when the search comes back to it): the first 64 levels fit up to
+#: 128×128
+MEMORY = 64 << 20
 
 
 def usable(puzzle: Puzzle) -> bool:
@@ -70,6 +74,15 @@ class Search:
         self.branch = np.zeros(levels, np.int64)
         self.other = np.zeros(levels, np.uint8)
         self.state = np.array([0, 1, 0, 0], np.int64)
+        words = (len(lines) + 63) // 64
+        self.memo = (np.zeros(cells, np.int64), np.zeros((cells, words), np.uint64),
+                     np.zeros(len(lines), np.int64), np.ones(1, np.int64))
+        self.tmp = kernel.scratch(self.height, self.width, self.counts)
+        # what probing remembers at each level, for as many levels as MEMORY allows
+        self.keep = max(0, MEMORY // (8 * (cells * (2 + words) + len(lines))))
+        kept = min(levels, self.keep)
+        self.saved = (np.zeros((kept, cells), np.int64), np.zeros((kept, cells, words), np.uint64),
+                      np.zeros((kept, len(lines)), np.int64), np.zeros((kept, cells), np.int64))
         if board is not None:
             self.stack[0] = _grid(board)
         self.done = False
@@ -113,6 +126,8 @@ class Search:
 
         self.stack, self.branch, self.other = (more(self.stack), more(self.branch),
                                                more(self.other))
+        if len(self.saved[0]) < self.keep:
+            self.saved = tuple(more(a)[:self.keep] for a in self.saved)
 
     def levels(self) -> int:
         """How many levels the stack has room for now."""
@@ -131,7 +146,8 @@ class Search:
         while True:
             status = k.search(self.stack, self.branch, self.other, self.state, self.height,
                               self.width, self.clues, self.starts, self.counts, self.queue,
-                              self.queued, self.work, self.score, self.solution, end)
+                              self.queued, self.work, self.score, self.solution, end,
+                              self.memo, self.saved, self.tmp)
             if status != k.GROW:
                 break
             self._grow()
