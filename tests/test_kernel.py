@@ -196,3 +196,45 @@ def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
         assert kept.lines <= bare.lines
         fewer += kept.lines < bare.lines
     assert fewer > 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(pictures(), st.sampled_from([1, 2]))
+def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
+    """A restart after every node (the real interval is 300 × Luby's sequence): runs meet
+    the same solutions again, with noise and the other value first; what comes out is
+    still exactly ``limit`` of the puzzle's solutions (or all, when fewer), each once, and
+    ``done`` only when a run went through the whole tree."""
+    from satnono.logic import fast
+
+    every = brute_solutions(puzzle)
+    old = fast.RESTARTS
+    fast.RESTARTS = 1
+    try:
+        s = Search(puzzle)
+        got = list(s.solutions(limit=limit))
+    finally:
+        fast.RESTARTS = old
+    assert len(got) == len(set(got)) == min(limit, len(every))
+    assert set(got) <= every
+    if len(every) < limit:
+        assert s.done
+
+
+def test_restarts_happen_and_the_search_still_ends():
+    """The 5! permutation matrices asked for two at a time with a restart after every
+    node: several runs, and asking on for all goes through the whole tree."""
+    from satnono.logic import fast
+
+    p = Puzzle(rows=((1,),) * 5, columns=((1,),) * 5)
+    old = fast.RESTARTS
+    fast.RESTARTS = 1
+    try:
+        s = Search(p)
+        two = list(s.solutions(limit=2))
+        assert int(s.state[kernel.RUN]) > 0  # restarted
+        rest = list(s.solutions(limit=None))
+    finally:
+        fast.RESTARTS = old
+    assert s.done and len(two) == 2
+    assert len(two + rest) == len(set(two + rest)) == 120

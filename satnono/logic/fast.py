@@ -29,6 +29,15 @@ from .context import Stats
 SLICE = 250_000
 #: levels the search stack starts with; it doubles when the search goes deeper
 LEVELS = 64
+#: looking for one or two solutions, the search starts again from the root after this many
+#: nodes times the next term of Luby's sequence (1 1 2 1 1 2 4 …), from the third run on
+#: with its branching shaken and each run trying the other value first: a search's time
+#: has a heavy tail, which restarts cut (Gomes, Selman & Kautz, "Boosting combinatorial
+#: search through randomization", AAAI 1998; Luby, Sinclair & Zuckerman, 1993). Each run
+#: goes through the whole tree if it is let, so a run that ends it has found every
+#: solution; one a run meets again is not given twice. 300 as in nonosolve; chosen on
+#: tcga2015 against 100, 500 and 1,000 (benchmarks/results/NOTES.md)
+RESTARTS = 300
 #: bytes for what probing remembers at each level of the stack (a level without it probes
 #: every open cell again when the search comes back to it): the first 64 levels fit up to
 #: 128×128
@@ -73,7 +82,7 @@ class Search:
         self.stack = np.full((levels, cells), kernel.OPEN, np.uint8)
         self.branch = np.zeros(levels, np.int64)
         self.other = np.zeros(levels, np.uint8)
-        self.state = np.array([0, 1, 0, 0], np.int64)
+        self.state = np.array([0, 1, 0, 0, 0, 0, 0, 0x2545F4914F6CDD1D], np.int64)
         words = (len(lines) + 63) // 64
         self.memo = (np.zeros(cells, np.int64), np.zeros((cells, words), np.uint64),
                      np.zeros(len(lines), np.int64), np.ones(1, np.int64))
@@ -88,6 +97,7 @@ class Search:
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
+        self.seen: set[bytes] = set()
 
     @property
     def lines(self) -> int:
@@ -102,7 +112,12 @@ class Search:
     def solutions(self, limit: int | None, budget: int | None = None,
                   deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
         """Each solution in turn, up to ``limit`` in all; stops early (``done`` False) when
-        ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between slices."""
+        ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between slices.
+        Looking for one or two solutions the search restarts (:data:`RESTARTS`); looking for
+        more it goes through the tree once, since every restart would find the same ones
+        first again."""
+        self.state[self.kernel.RESTART] = (RESTARTS if limit is not None and limit <= 2
+                                           else 0)
         while limit is None or self.given < limit:
             if self.pending is not None:
                 sol, self.pending = self.pending, None
@@ -152,7 +167,10 @@ class Search:
                 break
             self._grow()
         if status == k.FOUND:
-            self.pending = _solution(self.solution, self.width, self.height)
+            key = self.solution.tobytes()
+            if key not in self.seen:  # a run after a restart may meet it again
+                self.seen.add(key)
+                self.pending = _solution(self.solution, self.width, self.height)
             if self.state[0] < 0:
                 self.done = True
         elif status == k.DONE:

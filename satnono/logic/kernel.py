@@ -50,6 +50,12 @@ GROW = 4  # the stack is full: give it more levels and call again
 # of every line solved, which is what slices and budgets count (a line costs about its
 # length)
 LINES, NODES, DEPTH, ROOT, COST = 0, 1, 2, 3, 4
+# the search's ``state`` after the level and where probing is: restart after RESTART ×
+# Luby(run) nodes (0: never), the run, its nodes so far, the random generator's state
+RESTART, RUN, RUN_NODES, SEED = 4, 5, 6, 7
+#: from the third run on each branching score is multiplied by 1 + NOISE × a random number
+#: in [0, 1) (nonosolve's choice)
+NOISE = 0.5
 
 
 @njit(cache=True, nogil=True)
@@ -568,7 +574,10 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
     ``budget`` (:data:`SLICE`). Level 0 starts as the given grid (all its lines queued) and
     stays the root's probed fixpoint. ``memo`` is what probing remembers (:func:`probe`);
     ``saved[...][d]`` is level d's, kept when it branches and given back when its other
-    value is tried, with its scores."""
+    value is tried, with its scores. With ``state[RESTART]`` set the search starts again
+    from the root now and then (:data:`satnono.logic.fast.RESTARTS`), and a solution may
+    come again in a later run: the caller drops repeats. A run that ends the tree has
+    given every solution."""
     cells = height * width
     if state[0] >= 0:
         _load(stack[state[0]], tmp[12], height, width)
@@ -577,6 +586,29 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
         if state[1]:
             if d + 1 >= stack.shape[0]:
                 return GROW
+            if state[1] == 1 and d > 0 and state[RESTART] > 0:
+                state[RUN_NODES] += 1
+                if state[RUN_NODES] > state[RESTART] * _luby(state[RUN]):
+                    # a restart: the root again as it was probed (its probes skipped, its
+                    # scores back), the next run's node budget, noise and value order
+                    for line in range(height + width):
+                        queued[line] = False
+                    if saved[0].shape[0] > 0:
+                        memo[0][:] = saved[0][0]
+                        memo[1][:, :] = saved[1][0]
+                        memo[2][:] = saved[2][0]
+                        score[:] = saved[3][0]
+                    else:
+                        memo[0][:] = 0
+                    memo[3][0] += 1
+                    state[RUN] += 1
+                    state[RUN_NODES] = 0
+                    state[0] = 0
+                    state[1] = 2
+                    state[2] = 0
+                    state[3] = 0
+                    _load(stack[0], tmp[12], height, width)
+                    continue
             g = stack[d]
             ok = True
             if state[1] == 1:  # a new node: propagate, then probe from its first cell
@@ -601,11 +633,16 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                 work[DEPTH] = d
             if ok:
                 best = -1
-                top = 0
+                top = 0.0
+                noisy = state[RUN] >= 2
                 for c in range(cells):
-                    if g[c] == OPEN and score[c] > top:
-                        top = score[c]
-                        best = c
+                    if g[c] == OPEN and score[c] > 0:
+                        sc = float(score[c])
+                        if noisy:
+                            sc *= 1.0 + NOISE * _random(state)
+                        if sc > top:
+                            top = sc
+                            best = c
                 if best < 0:
                     for c in range(cells):
                         if g[c] == OPEN:
@@ -617,15 +654,16 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                                       memo, score, saved):
                         state[0] = -1
                     return FOUND
+                first = FILLED if state[RUN] % 2 == 0 else EMPTY
                 branch[d] = best
-                other[d] = EMPTY
+                other[d] = FILLED + EMPTY - first
                 if d < saved[0].shape[0]:
                     saved[0][d, :] = memo[0]
                     saved[1][d, :, :] = memo[1]
                     saved[2][d, :] = memo[2]
                     saved[3][d, :] = score
                 stack[d + 1, :] = g
-                stack[d + 1, best] = FILLED
+                stack[d + 1, best] = first
                 _queue_cell(queued, height, width, best)
                 _mark(memo, height, width, best)
                 state[0] = d + 1
@@ -638,6 +676,32 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
             return DONE
         if work[COST] >= budget:
             return SLICE
+
+
+@njit(cache=True, nogil=True)
+def _luby(i: int) -> int:
+    """The i-th term (from 0) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …"""
+    size = 1
+    seq = 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return 1 << seq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _random(state: Any) -> float:
+    """A number in [0, 1) from the xorshift generator in ``state[SEED]``."""
+    x = uint64(state[SEED])
+    x ^= x << uint64(13)
+    x ^= x >> uint64(7)
+    x ^= x << uint64(17)
+    state[SEED] = np.int64(x)
+    return float(x >> uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, nogil=True)
