@@ -17,6 +17,7 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -104,19 +105,27 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
 def _search_first(ctx: Context, limit: int | None, budget: int, deadline: Deadline
                   ) -> Generator[Solution, None, tuple[Board | None, list[Solution]]]:
     """Line logic (in Python: it settles the easy puzzles without loading the compiled
-    code, whose first load costs a quarter of a second), then the compiled probing and
-    search, yielding what they find; returns the root board for the SAT solver and the
-    solutions given so far, or no board when nothing is left to do."""
+    code, whose first load costs half a second; once that is loaded, as ``bench``,
+    ``batch`` and ``serve`` do before they fork, the compiled code does the line logic
+    too, several times faster), then the compiled probing and search, yielding what they
+    find; returns the root board for the SAT solver and the solutions given so far, or no
+    board when nothing is left to do."""
     stats = ctx.stats
-    pre = presolve(ctx, probing=False, deadline=deadline)
-    if pre.board is None:
-        return None, []
-    if pre.board.solved():
-        sol = pre.board.to_solution()
-        yield sol
-        return None, [sol]
-    dfs = Search(ctx.puzzle, pre.board)
+    start = None
+    if "satnono.logic.kernel" not in sys.modules:
+        pre = presolve(ctx, probing=False, deadline=deadline)
+        if pre.board is None:
+            return None, []
+        if pre.board.solved():
+            sol = pre.board.to_solution()
+            yield sol
+            return None, [sol]
+        start = pre.board
+    dfs = Search(ctx.puzzle, start)
     found: list[Solution] = []
+    if start is None:
+        with stats.timing("line"):
+            dfs.lines_only()
     with stats.timing("probe"):
         dfs.root_only(deadline)
     root = dfs.root()

@@ -25,7 +25,8 @@ from .board import Board
 from .context import Stats
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
-#: about its length): a few milliseconds
+#: about its length; on the dynamic programme, its length times its blocks): a few
+#: milliseconds
 SLICE = 250_000
 #: levels the search stack starts with; it doubles when the search goes deeper
 LEVELS = 64
@@ -106,7 +107,8 @@ class Search:
 
     @property
     def cost(self) -> int:
-        """Work so far, in cells of the lines solved: the unit of slices and budgets."""
+        """Work so far, in cells of the lines solved (times their blocks where the dynamic
+        programme solves them): the unit of slices and budgets."""
         return int(self.work[self.kernel.COST])
 
     def solutions(self, limit: int | None, budget: int | None = None,
@@ -147,6 +149,17 @@ class Search:
     def levels(self) -> int:
         """How many levels the stack has room for now."""
         return len(self.stack)
+
+    def lines_only(self) -> None:
+        """Line logic at the root, before any probing (what the stages' times call "line"
+        rather than "probe"); a contradiction ends the search."""
+        k = self.kernel
+        if self.state[0] != 0 or self.state[1] != 1 or self.work[k.ROOT]:
+            return
+        if not k.settle_lines(self.stack[0], self.height, self.width, self.clues, self.starts,
+                              self.counts, self.queue, self.queued, self.work, self.tmp):
+            self.work[k.ROOT] = 2
+            self.done = True
 
     def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
         """Propagate and probe the root, in slices with the clock looked at between them
@@ -203,16 +216,21 @@ def _grid(board: Board) -> Any:
 
 
 def _board(g: Any, width: int, height: int) -> Board | None:
+    import numpy as np
+
+    grid = g.reshape(height, width)
+    if not grid.all():
+        return None
     b = Board(width, height)
-    for r in range(height):
-        for c in range(width):
-            v = int(g[r * width + c])
-            if v == 0:
-                return None
-            if v == 1:
-                b.set(r, c, 0)
-            elif v == 2:
-                b.set(r, c, 1)
+
+    def masks(bits: Any) -> list[int]:
+        packed = np.packbits(bits, axis=1, bitorder="little")
+        return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+    for colour, bit in ((0, 1), (1, 2)):
+        layer = (grid & bit) != 0
+        b.may[ROW][colour][:] = masks(layer)
+        b.may[ROW.other][colour][:] = masks(layer.T)
     return b
 
 

@@ -46,9 +46,9 @@ SLICE = 3  # the slice's work is spent; call again to go on
 GROW = 4  # the stack is full: give it more levels and call again
 
 # the counters in ``work``: line solves so far, search nodes, deepest level, how the root
-# ended (0 not yet probed, 1 consistent, 2 a contradiction), and the work done: the cells
-# of every line solved, which is what slices and budgets count (a line costs about its
-# length)
+# ended (0 not yet probed, 1 consistent, 2 a contradiction), and the work done, which is
+# what slices and budgets count: a line of n cells costs n on the bit-parallel solver and
+# n·k (k blocks) on the dynamic programme, near enough the same time per unit
 LINES, NODES, DEPTH, ROOT, COST = 0, 1, 2, 3, 4
 # the search's ``state`` after the level and where probing is: restart after RESTART ×
 # Luby(run) nodes (0: never), the run, its nodes so far, the random generator's state
@@ -353,10 +353,10 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
         else:
             n, base, step = height, line - height, width
         work[LINES] += 1
-        work[COST] += n
         clue = clues[starts[line]:]
         k = counts[line]
         if n <= 63:
+            work[COST] += n
             can_empty = may[0, line]
             can_fill = may[1, line]
             good, may_empty, may_fill = narrow64(clue, k, n, can_empty, can_fill,
@@ -377,6 +377,9 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
                                           top, queue, queued, i, tail, lines)
                 pending += added
             continue
+        # the dynamic programme does n·k steps, each slower than a whole word's: what a
+        # budget counts should be time, near enough, whichever solver runs
+        work[COST] += n * max(k, 1)
         for i in range(n):
             cells[i] = g[base + i * step]
         if not solve_line(cells, n, clue, k, out, fw, bw, fill):
@@ -559,6 +562,15 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
                 continue
         score[c] = (1 + n1) * (1 + n0)
     return 1
+
+
+@njit(cache=True, nogil=True)
+def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
+                 queue: Any, queued: Any, work: Any, tmp: Any) -> bool:
+    """Line logic alone on the queued lines of ``g`` (no probing); False on a
+    contradiction."""
+    _load(g, tmp[12], height, width)
+    return propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
 
 
 @njit(cache=True, nogil=True)
