@@ -52,8 +52,11 @@ def usable(puzzle: Puzzle) -> bool:
 
 def warm() -> None:
     """Compile (or load from Numba's cache) the kernel now: a process that forks one child
-    per puzzle does it once."""
-    for _ in Search(Puzzle(rows=((1,),), columns=((1,),))).solutions(limit=None):
+    per puzzle does it once. Every entry point a search uses is called, since each loads
+    on its first call (about 10 ms each, in every child if not here)."""
+    s = Search(Puzzle(rows=((1,),), columns=((1,),)))
+    s.lines_only()
+    for _ in s.solutions(limit=None):
         pass
 
 
