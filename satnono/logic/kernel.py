@@ -13,8 +13,10 @@ A grid is a ``uint8`` array of ``height × width`` cells, row by row, each the s
 it may still take: bit 0 "may be empty", bit 1 "may be filled" (so 3 is open, 0 a
 contradiction). Beside it, each line of up to 63 cells is also kept as two machine words
 (which cells may be empty, which may be filled), so the bit-parallel line solver reads a
-line in two loads rather than gathering its cells. Clues are one flat array with each
-line's start and length, rows first, then columns.
+line in two loads rather than gathering its cells, and looks its answer up first in a
+cache keyed by the line and its two words (probing meets the same line states again and
+again: 70–85 % of line solves on tournament puzzles are answered from it). Clues are one
+flat array with each line's start and length, rows first, then columns.
 
 Probing skips what it knows: a probe's outcome depends only on the lines its propagation
 solved, so a cell whose probes solved no line that has changed since is not probed again
@@ -50,6 +52,10 @@ GROW = 4  # the stack is full: give it more levels and call again
 # what slices and budgets count: a line of n cells costs n on the bit-parallel solver and
 # n·k (k blocks) on the dynamic programme, near enough the same time per unit
 LINES, NODES, DEPTH, ROOT, COST = 0, 1, 2, 3, 4
+#: entries of the cache of line solves (a power of two; 2.6 MB): every fifth tcga2015
+#: puzzle, search alone, 9.8 s against 10.8 s with 2**14 entries, 12.5 s with 2**18 and
+#: 13.3 s without a cache
+CACHE = 1 << 16
 # the search's ``state`` after the level and where probing is: restart after RESTART ×
 # Luby(run) nodes (0: never), the run, its nodes so far, the random generator's state
 RESTART, RUN, RUN_NODES, SEED = 4, 5, 6, 7
@@ -241,7 +247,9 @@ def narrow64(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, 
 @njit(cache=True, nogil=True)
 def scratch(height: int, width: int, counts: Any) -> Any:
     """The work arrays :func:`propagate` needs, made once per search: the line solvers',
-    the trail and its length, the lines solved (bits) and the line words (:func:`_put`)."""
+    the trail and its length, the lines solved (bits), the line words (:func:`_put`) and
+    the cache of line solves (each slot's line × 2 + whether it was consistent, and its
+    two words in and out)."""
     size = max(height, width)
     kmax = 1
     for line in range(height + width):
@@ -252,7 +260,8 @@ def scratch(height: int, width: int, counts: Any) -> Any:
             np.empty(kmax + 2, np.uint64), np.empty(kmax + 1, np.uint64),
             np.empty(kmax + 2, np.uint64), np.empty(height * width + 1, np.int64),
             np.zeros(1, np.int64), np.zeros((height + width + 63) // 64, np.uint64),
-            np.zeros((2, height + width), np.uint64))
+            np.zeros((2, height + width), np.uint64), np.full(CACHE, -1, np.int64),
+            np.zeros((CACHE, 4), np.uint64))
 
 
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59,
@@ -327,7 +336,8 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
     ``tmp`` is :func:`scratch`'s: the cells changed go on its trail, the lines solved into
     its ``touched`` bits (added to, not cleared), and the line words (:func:`_put`) must
     match ``g``."""
-    cells, out, fw, bw, fill, fs, ff, bs, bf, trail, top, touched, may = tmp
+    cells, out, fw, bw, fill, fs, ff, bs, bf, trail, top, touched, may, cline, centry = tmp
+    mask = uint64(CACHE - 1)
     top[0] = 0  # the trail: each cell this call changes, once (only open cells change)
     lines = height + width
     head = 0
@@ -359,8 +369,22 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
             work[COST] += n
             can_empty = may[0, line]
             can_fill = may[1, line]
-            good, may_empty, may_fill = narrow64(clue, k, n, can_empty, can_fill,
-                                                 fs, ff, bs, bf)
+            h = (uint64(line + 1) * uint64(0x9E3779B97F4A7C15)
+                 ^ can_empty * uint64(0xBF58476D1CE4E5B9) ^ can_fill * uint64(0x94D049BB133111EB))
+            slot = np.int64((h ^ (h >> uint64(29))) & mask)
+            entry = centry[slot]
+            if cline[slot] >> 1 == line and entry[0] == can_empty and entry[1] == can_fill:
+                good = cline[slot] & 1 == 1
+                may_empty = entry[2]
+                may_fill = entry[3]
+            else:
+                good, may_empty, may_fill = narrow64(clue, k, n, can_empty, can_fill,
+                                                     fs, ff, bs, bf)
+                cline[slot] = 2 * line + (1 if good else 0)
+                entry[0] = can_empty
+                entry[1] = can_fill
+                entry[2] = may_empty
+                entry[3] = may_fill
             if not good:
                 ok = False
                 continue
