@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import itertools
+import signal
 
 import pytest
 
 from satnono.bench.suites import corpus_dir, index_rows, path_of, pick, puzzle_of
 from satnono.model.puzzle import Colour, Palette, Puzzle, colour_runs, lengths
 from satnono.model.solution import Solution, line_clue
+
+# The signal tests send Ctrl-C to a command as a terminal would. A shell without job
+# control starts its background jobs with SIGINT ignored, and children inherit that: the
+# commands would never see it. Handled (not ignored) here, children start with the default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 CORPUS = corpus_dir()
 
