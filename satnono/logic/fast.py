@@ -219,30 +219,24 @@ def _grid(board: Board) -> Any:
 
 
 def _board(g: Any, width: int, height: int) -> Board | None:
-    import numpy as np
-
     grid = g.reshape(height, width)
     if not grid.all():
         return None
     b = Board(width, height)
-
-    def masks(bits: Any) -> list[int]:
-        packed = np.packbits(bits, axis=1, bitorder="little")
-        return [int.from_bytes(row.tobytes(), "little") for row in packed]
-
     for colour, bit in ((0, 1), (1, 2)):
         layer = (grid & bit) != 0
-        b.may[ROW][colour][:] = masks(layer)
-        b.may[ROW.other][colour][:] = masks(layer.T)
+        b.may[ROW][colour][:] = _masks(layer)
+        b.may[ROW.other][colour][:] = _masks(layer.T)
     return b
 
 
 def _solution(g: Any, width: int, height: int) -> Solution:
-    rows = []
-    for r in range(height):
-        bits = 0
-        for c in range(width):
-            if g[r * width + c] == 2:
-                bits |= 1 << c
-        rows.append(bits)
-    return Solution(width, tuple(rows))
+    return Solution(width, tuple(_masks(g.reshape(height, width) == 2)))
+
+
+def _masks(bits: Any) -> list[int]:
+    """Each row of a boolean array as an integer, bit c for column c."""
+    import numpy as np
+
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]

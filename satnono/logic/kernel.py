@@ -615,7 +615,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
     come again in a later run: the caller drops repeats. A run that ends the tree has
     given every solution."""
     cells = height * width
-    if state[0] >= 0:
+    if state[0] >= 0 and state[1] != 1:  # a new node loads its own below
         _load(stack[state[0]], tmp[12], height, width)
     while True:
         d = state[0]
@@ -629,14 +629,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                     # scores back), the next run's node budget, noise and value order
                     for line in range(height + width):
                         queued[line] = False
-                    if saved[0].shape[0] > 0:
-                        memo[0][:] = saved[0][0]
-                        memo[1][:, :] = saved[1][0]
-                        memo[2][:] = saved[2][0]
-                        score[:] = saved[3][0]
-                    else:
-                        memo[0][:] = 0
-                    memo[3][0] += 1
+                    _recall(memo, score, saved, 0)
                     state[RUN] += 1
                     state[RUN_NODES] = 0
                     state[0] = 0
@@ -693,11 +686,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                 first = FILLED if state[RUN] % 2 == 0 else EMPTY
                 branch[d] = best
                 other[d] = FILLED + EMPTY - first
-                if d < saved[0].shape[0]:
-                    saved[0][d, :] = memo[0]
-                    saved[1][d, :, :] = memo[1]
-                    saved[2][d, :] = memo[2]
-                    saved[3][d, :] = score
+                _keep(memo, score, saved, d)
                 stack[d + 1, :] = g
                 stack[d + 1, best] = first
                 _queue_cell(queued, height, width, best)
@@ -740,6 +729,30 @@ def _random(state: Any) -> float:
     return float(x >> uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _keep(memo: Any, score: Any, saved: Any, d: int) -> None:
+    """Level d is about to branch: keep what its probes were, with its scores, for when
+    the search comes back to it (if there is room for that level)."""
+    if d < saved[0].shape[0]:
+        saved[0][d, :] = memo[0]
+        saved[1][d, :, :] = memo[1]
+        saved[2][d, :] = memo[2]
+        saved[3][d, :] = score
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _recall(memo: Any, score: Any, saved: Any, d: int) -> None:
+    """Back at level d (its other value, or the root after a restart): what :func:`_keep`
+    kept; without room for that level, every cell is probed again."""
+    if d < saved[0].shape[0]:
+        memo[0][:] = saved[0][d]
+        memo[1][:, :] = saved[1][d]
+        memo[2][:] = saved[2][d]
+        score[:] = saved[3][d]
+    else:
+        memo[0][:] = 0
+
+
 @njit(cache=True, nogil=True)
 def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, width: int,
                queued: Any, memo: Any, score: Any, saved: Any) -> bool:
@@ -754,13 +767,7 @@ def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, wid
             stack[d + 1, :] = stack[d]
             stack[d + 1, c] = v
             _queue_cell(queued, height, width, c)
-            if d < saved[0].shape[0]:
-                memo[0][:] = saved[0][d]
-                memo[1][:, :] = saved[1][d]
-                memo[2][:] = saved[2][d]
-                score[:] = saved[3][d]
-            else:  # no room was given to keep this level's: probe every cell again
-                memo[0][:] = 0
+            _recall(memo, score, saved, d)
             _mark(memo, height, width, c)
             state[0] = d + 1
             state[1] = 1
