@@ -83,6 +83,26 @@ def test_bad_input_names_file_line_and_problem(text, fmt, expect):
     assert expect in str(info.value)
 
 
+def test_non_blank_line_is_spacing_unless_the_counts_need_it():
+    """Simpson's empty clue is 0. A section one clue line short is an error, not a silent
+    empty clue; blank lines that the count needs are empty clues, as pbnsolve reads them."""
+    short = "width 3\nheight 3\nrows\n1\n1\n1\n\ncolumns\n1\n1\n\n"
+    with pytest.raises(ParseError) as info:
+        read_bytes(short.encode(), "x.non")
+    assert info.value.line == 8 and "expected 3 column clues (the width), found 2" in str(
+        info.value)
+    spaced = "width 2\nheight 2\nrows\n\n1\n\n1\n\ncolumns\n2\n\n0\n"
+    [p] = read_bytes(spaced.encode(), "x.non")
+    assert lengths_of(p) == (((1,), (1,)), ((2,), ()))
+    blank_empty = "width 3\nheight 3\nrows\n1\n\n1\ncolumns\n1\n0\n1\n"
+    [p] = read_bytes(blank_empty.encode(), "x.non")
+    assert lengths_of(p) == (((1,), (), (1,)), ((1,), (), (1,)))
+
+
+def lengths_of(p):
+    return p.lengths
+
+
 def test_unknown_format_is_a_parse_error():
     with pytest.raises(ParseError, match="unknown puzzle format"):
         read_bytes(b"hello world\n", "x.txt")

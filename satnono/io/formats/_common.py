@@ -83,13 +83,14 @@ def palette_of(colours: list[tuple[str, str | None, str]], path: str | None,
                background: tuple[str, str | None, str] = ("white", ".", "ffffff")
                ) -> Palette:
     """A palette from (name, character or None, rgb) entries, the background first; a
-    colour without a character (or with one already taken) gets a free one."""
+    colour without a character (or with one already taken, or a space, which images and
+    pbnsolve cannot tell from layout) gets a free one."""
     taken: set[str] = set()
     out: list[Colour] = []
     for name, char, rgb in [background, *colours]:
         if name in (c.name for c in out):
             raise ParseError(f"the colour {name!r} is declared twice", path, None)
-        if not char or len(char) != 1 or char in taken:
+        if not char or len(char) != 1 or char in taken or char.isspace():
             char = next(ch for ch in name + "#%@*+=&$ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
                         if ch not in taken and not ch.isspace())
         taken.add(char)

@@ -86,6 +86,40 @@ def _extra(lines: list[str], i: int, key: str, count: int, path: str | None) -> 
         return
 
 
+def _section(lines: list[str], i: int, key: str, count: int, colours: dict[str, str],
+             path: str | None) -> tuple[list, list[int], int]:
+    """The ``count`` clues of a section starting at ``lines[i]``, their file lines, and where
+    the section ends. Simpson's empty clue is ``0``; a blank line is spacing, unless the
+    section's lines up to the next key come to ``count`` only with the blank ones counted,
+    as pbnsolve reads them (so a missing clue line is an error, not a silent empty clue)."""
+    found: list[int] = []
+    j = i
+    while len(found) < count and j < len(lines):
+        text = lines[j].strip()
+        if text and text.split(maxsplit=1)[0].lower() in _KEYS:
+            break
+        if text:
+            found.append(j)
+        j += 1
+    if len(found) < count:
+        stop = j
+        while stop > i and not lines[stop - 1].strip():
+            stop -= 1
+        if stop - i == count:  # blank lines as empty clues, and the counts still match
+            found = list(range(i, stop))
+        else:
+            where = (f"before '{lines[j].split(maxsplit=1)[0]}'" if j < len(lines)
+                     else "before the end of the file")
+            raise ParseError(f"expected {count} {key[:-1]} clues (the {_SIZE[key]}), found "
+                             f"{len(found)} {where} (a blank line is not an empty clue: "
+                             "write 0)", path, j + 1 if j < len(lines) else i)
+    clues = []
+    for n in found:
+        toks = _clue_tokens(lines[n], path, n + 1, key, count, len(clues), colours)
+        clues.append(_blocks(toks, path, n + 1, colours))
+    return clues, [n + 1 for n in found], found[-1] + 1 if found else i
+
+
 def read(text: str, path: str | None = None) -> list[Puzzle]:
     lines = lines_of(text)
     meta: dict[str, str] = {}
@@ -121,15 +155,7 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
             if count is None:
                 need = "height" if key == "rows" else "width"
                 raise ParseError(f"'{key}' comes before '{need}'", path, i)
-            clues, where = [], []
-            for k in range(count):
-                if i >= len(lines):
-                    raise ParseError(f"expected {count} {key} clues, the file ends after {k}",
-                                     path, i)
-                toks = _clue_tokens(lines[i], path, i + 1, key, count, k, colours)
-                clues.append(_blocks(toks, path, i + 1, colours))
-                where.append(i + 1)
-                i += 1
+            clues, where, i = _section(lines, i, key, count, colours, path)
             _extra(lines, i, key, count, path)
             sections[key] = (clues, where)
         elif key == "goal":
