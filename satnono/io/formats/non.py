@@ -113,7 +113,7 @@ def _section(lines: list[str], i: int, key: str, count: int, colours: dict[str, 
             raise ParseError(f"expected {count} {key[:-1]} clues (the {_SIZE[key]}), found "
                              f"{len(found)} {where} (a blank line is not an empty clue: "
                              "write 0)", path, j + 1 if j < len(lines) else i)
-    clues = []
+    clues: list[tuple[Block, ...] | tuple[int, ...]] = []
     for n in found:
         toks = _clue_tokens(lines[n], path, n + 1, key, count, len(clues), colours)
         clues.append(_blocks(toks, path, n + 1, colours))
