@@ -25,7 +25,7 @@ from ..encode.residual import Encoding, decode_solution, residual
 from ..errors import UnsupportedSolver
 from ..logic.board import Board
 from ..logic.context import Context, Stats
-from ..logic.fast import Search, usable
+from ..logic.fast import Search, available, usable
 from ..logic.presolve import presolve
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
@@ -81,12 +81,13 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
     settings = None if search is None else [searches(search + 1)[search]]
     board: Board | None = None
     found: list[Solution] = []
+    probed = False
     budget = BUDGET if budget is None else budget
     if probing and budget and usable(puzzle):
-        board, found = yield from _search_first(ctx, limit, budget, deadline)
-        if board is None:
+        board, found, probed = yield from _search_first(ctx, limit, budget, deadline)
+        if board is None and probed:
             return
-    res = residual(ctx, probing=probing and board is None, deadline=deadline,
+    res = residual(ctx, probing=probing and not probed, deadline=deadline,
                    workers=workers, board=board)
     enc = res.encoding
     if res.board is None:
@@ -103,24 +104,27 @@ def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | 
 
 
 def _search_first(ctx: Context, limit: int | None, budget: int, deadline: Deadline
-                  ) -> Generator[Solution, None, tuple[Board | None, list[Solution]]]:
+                  ) -> Generator[Solution, None, tuple[Board | None, list[Solution], bool]]:
     """Line logic (in Python: it settles the easy puzzles without loading the compiled
     code, whose first load costs half a second; once that is loaded, as ``bench``,
     ``batch`` and ``serve`` do before they fork, the compiled code does the line logic
     too, several times faster), then the compiled probing and search, yielding what they
-    find; returns the root board for the SAT solver and the solutions given so far, or no
-    board when nothing is left to do."""
+    find; returns the root board for the SAT solver, the solutions given so far (no board
+    when nothing is left to do), and whether the board was probed (not when the compiled
+    code is unavailable: :func:`~satnono.logic.fast.available`)."""
     stats = ctx.stats
     start = None
     if "satnono.logic.kernel" not in sys.modules:
         pre = presolve(ctx, probing=False, deadline=deadline)
         if pre.board is None:
-            return None, []
+            return None, [], True
         if pre.board.solved():
             sol = pre.board.to_solution()
             yield sol
-            return None, [sol]
+            return None, [sol], True
         start = pre.board
+    if not available():
+        return start, [], False
     dfs = Search(ctx.puzzle, start)
     found: list[Solution] = []
     if start is None:
@@ -136,8 +140,8 @@ def _search_first(ctx: Context, limit: int | None, budget: int, deadline: Deadli
             yield sol
     dfs.count_into(stats)
     if root is None or dfs.done or (limit is not None and len(found) >= limit):
-        return None, found
-    return root, found
+        return None, found, True
+    return root, found, True
 
 
 def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,

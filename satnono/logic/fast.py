@@ -14,6 +14,10 @@ after it only needs to rule out what was already found (:class:`Search`).
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,15 +49,67 @@ RESTARTS = 300
 MEMORY = 64 << 20
 
 
+#: set (to anything but empty or 0) to run the Python logic instead of the compiled code,
+#: as when Numba is missing: slower, the same answers
+DISABLE = "SATNONO_NO_COMPILED"
+#: seconds of loading after which the first load says that it is compiling
+NOTICE_AFTER = 1.5
+_loaded: dict[str, bool] = {}
+
+
 def usable(puzzle: Puzzle) -> bool:
-    """Black and white only: colour stays with the Python logic and the solvers."""
-    return puzzle.palette.black_and_white
+    """Black and white, and the compiled code runs here (:func:`available`): colour stays
+    with the Python logic and the solvers."""
+    return puzzle.palette.black_and_white and available()
+
+
+def available() -> bool:
+    """Whether the compiled code runs in this process, loading it on the first call.
+
+    Numba compiles the kernel the first time it runs on an installation (20-40 s; each later
+    process reads it from Numba's cache in about 0.3 s): past :data:`NOTICE_AFTER` seconds
+    one line on stderr says so. If Numba is missing or broken, or :data:`DISABLE` is set,
+    the Python logic stands in (one line on stderr says so when it was not asked for).
+    """
+    if "ok" not in _loaded:
+        _loaded["ok"] = _load()
+    return _loaded["ok"]
+
+
+def _load() -> bool:
+    if os.environ.get(DISABLE, "") not in ("", "0"):
+        return False
+    start = time.monotonic()
+    notice = threading.Timer(NOTICE_AFTER, lambda: print(
+        "satnono: compiling the search engine, once per installation (20-40 s; later runs "
+        "load it in under a second) ...", file=sys.stderr, flush=True))
+    notice.daemon = True
+    notice.start()
+    try:
+        _warm()
+    except Exception as exc:  # Numba missing, or failing to compile on this platform
+        notice.cancel()
+        why = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
+        print(f"satnono: the compiled search is unavailable ({why}); using the Python logic "
+              "instead (slower, the same answers)", file=sys.stderr, flush=True)
+        return False
+    finally:
+        notice.cancel()
+    if time.monotonic() - start > NOTICE_AFTER:
+        print(f"satnono: compiled in {time.monotonic() - start:.0f} s; kept for later runs",
+              file=sys.stderr, flush=True)
+    return True
 
 
 def warm() -> None:
-    """Compile (or load from Numba's cache) the kernel now: a process that forks one child
-    per puzzle does it once. Every entry point a search uses is called, since each loads
-    on its first call (about 10 ms each, in every child if not here)."""
+    """Load the compiled code now (:func:`available`), so that a process that forks one
+    child per puzzle does it once."""
+    available()
+
+
+def _warm() -> None:
+    """Call every entry point a search uses, since each loads (or compiles) on its first
+    call (about 10 ms each from the cache, in every forked child if not done before)."""
     s = Search(Puzzle(rows=((1,),), columns=((1,),)))
     s.lines_only()
     for _ in s.solutions(limit=None):
