@@ -335,6 +335,32 @@ def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, ba
     assert not [p for p in seen if _alive(p)]
 
 
+SCRIPT = Path(sys.executable).with_name("satnono")
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the satnono script is not installed here")
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "native"])
+def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend):
+    """Ctrl-C while the command loads (imports take a few tenths of a second), as the
+    installed ``satnono`` script runs: never a traceback; one line and 130, or, when it came
+    after the work, the work's own status and output. 40 ms is about the interpreter's own
+    start (``site``), before any line of satnono runs."""
+    for delay in (0.04, 0.06, 0.08, 0.1, 0.13, 0.17, 0.22, 0.3, 0.4, 0.6):
+        proc = subprocess.Popen([str(SCRIPT), "solve", str(PUZZLES / "cup.non"), "--backend",
+                                 backend], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        lines = err.strip().splitlines()
+        if proc.returncode == 130:
+            assert len(lines) == 1 and lines[0].startswith("satnono: interrupted"), (delay, err)
+            assert out == ""
+        else:
+            assert proc.returncode == 0 and "unique solution" in lines[-1], (delay, err)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig):

@@ -58,16 +58,21 @@ def _terminated(signum: int, frame: object) -> None:
     raise Interrupted("terminated", 128 + signum)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from ..io.output import check_writable
-
-    parser = build_parser()
-    args = _parse(parser, argv)
-    run: Callable[[argparse.Namespace], int] = args.run
+def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
+    """Parse, run the command, and turn every error and interrupt into one line and an exit
+    status. ``restore_interrupt``: Ctrl-C was handled by :mod:`satnono.entry` while loading,
+    and becomes Python's KeyboardInterrupt again, caught below."""
     # SIGTERM as Ctrl-C: the work stops where it is, solver processes are stopped, no file
     # is left half written, and the message says so
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
+        if restore_interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        from ..io.output import check_writable
+
+        parser = build_parser()
+        args = _parse(parser, argv)
+        run: Callable[[argparse.Namespace], int] = args.run
         # before the work, not after it; a report makes its own folder for the plots
         if not getattr(args, "report", None):
             check_writable(getattr(args, "output", None))
@@ -83,6 +88,13 @@ def main(argv: list[str] | None = None) -> int:
         say(f"satnono: {exc.message}")
         return exc.status
     except KeyboardInterrupt:
+        say("satnono: interrupted; the work is incomplete and no file was written")
+        return ExitStatus.INTERRUPTED
+    except ImportError as exc:
+        # a compiled extension interrupted while it loads (OR-Tools' does) reports the
+        # Ctrl-C as an ImportError caused by it
+        if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+            raise
         say("satnono: interrupted; the work is incomplete and no file was written")
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:

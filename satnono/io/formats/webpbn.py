@@ -27,8 +27,8 @@ the clue sections ``<clue>``; they still open.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from xml.parsers import expat
-from xml.sax.saxutils import escape, quoteattr
 
 from ...errors import ParseError
 from ...model.puzzle import BLACK_AND_WHITE, Block, Palette, Puzzle
@@ -263,6 +263,12 @@ def _goal(pel: _El, declared: dict[str, tuple[str | None, str, int]], background
     return None
 
 
+def quoteattr(value: str) -> str:
+    """An XML attribute value in double quotes (``html.escape``: ``xml.sax.saxutils`` would
+    import ``urllib`` and ``http`` into every command that reads a puzzle)."""
+    return f'"{escape(value)}"'
+
+
 def write(puzzle: Puzzle) -> str:
     """The puzzle as webpbn exports one, element names and order from the format's own
     sample; pbnsolve reads it. Colour characters that pbnsolve would skip in an image (a
@@ -275,7 +281,7 @@ def write(puzzle: Puzzle) -> str:
     for tag, value in (("title", puzzle.title), ("author", puzzle.author),
                        ("copyright", puzzle.copyright), ("source", puzzle.source)):
         if value:
-            out.append(f"<{tag}>{escape(value)}</{tag}>")
+            out.append(f"<{tag}>{escape(value, quote=False)}</{tag}>")
     out += [f'<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.rgb}</color>'
             for c in palette.colours]
     for kind, clues in (("columns", puzzle.columns), ("rows", puzzle.rows)):
