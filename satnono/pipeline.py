@@ -20,7 +20,8 @@ import time
 from collections.abc import Iterator
 from types import TracebackType
 
-from .backends import DEFAULT, backend
+from .backends import DEFAULT
+from .backends import backend as backend_row
 from .errors import InvalidPuzzle, SearchTimeout, UsageError, WrongSolution
 from .logic.context import Context, Stats
 from .logic.events import Observer
@@ -143,7 +144,7 @@ def check(puzzle: Puzzle, sol: Solution, source: str) -> Solution:
 def require_solvable(puzzle: Puzzle, backend_name: str = DEFAULT) -> Puzzle:
     """Validate ``puzzle`` and refuse what the backend does not solve."""
     validate(puzzle)
-    if not backend(backend_name).handles(puzzle):
+    if not backend_row(backend_name).handles(puzzle):
         raise InvalidPuzzle(f"the {backend_name} backend solves black-and-white puzzles "
                             "only, and this one is in colour")
     return puzzle
@@ -159,13 +160,13 @@ def check_limit(limit: object) -> int | None:
     return limit
 
 
-def solve(puzzle: Puzzle, backend_name: str = DEFAULT, *, limit: int | None = None,
+def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
           timeout: float | None = None, observer: Observer | None = None,
           **options: object) -> Run:
     """Solve ``puzzle``: a :class:`Run` that yields up to ``limit`` solutions (all when
     None), each checked against the clues.
 
-    ``backend_name`` is a row of :data:`satnono.backends.BACKENDS` (``sat``, the default,
+    ``backend`` is a row of :data:`satnono.backends.BACKENDS` (``sat``, the default,
     ``cpsat``, ``native``, or a ``plain-`` baseline) and ``options`` are that backend's
     (``solver`` and ``probing`` for sat, ``workers`` for sat and cpsat, ``probing`` and
     ``learning`` for native). ``observer`` is called with each step of the native solver
@@ -179,7 +180,7 @@ def solve(puzzle: Puzzle, backend_name: str = DEFAULT, *, limit: int | None = No
     >>> len(list(run)), run.ending.value
     (1, 'limit reached')
     """
-    chosen = backend(backend_name)
+    chosen = backend_row(backend)
     limit = check_limit(limit)
     require_solvable(puzzle, chosen.name)
     chosen.check_options(options)

@@ -151,3 +151,39 @@ def test_save_writes_what_load_reads(tmp_path):
         assert (back.rows, back.columns) == (TWO.rows, TWO.columns)
     with pytest.raises(satnono.SatnonoError, match="say which format"):
         satnono.save(TWO, str(tmp_path / "two.unknown"))
+
+
+def test_the_backend_is_chosen_by_the_name_the_readme_gives():
+    p = Puzzle(((1,), (1,)), ((1,), (1,)))
+    for name in ("sat", "cpsat", "native"):
+        run = solve(p, backend=name, limit=None)
+        assert len(list(run)) == 2 and run.backend == name
+    with pytest.raises(satnono.UnknownOption):
+        solve(p, backend_name="sat")
+
+
+def test_the_version_is_the_installed_one():
+    from importlib.metadata import version
+
+    assert satnono.__version__ == version("satnono")
+    assert "__version__" in dir(satnono)
+
+
+@pytest.mark.parametrize("grid, words", [
+    ([[0, 5]], "5 is not a colour index"),
+    ([[0, 1], [1]], "row 2 of the picture has 1 cells"),
+    ([[1.5]], "1.5 is not a colour index"),
+    ([[-1]], "-1 is not a colour index"),
+    ([], "at least one row"),
+    ([[]], "at least one row"),
+])
+def test_a_bad_picture_is_an_invalid_puzzle_saying_where(grid, words):
+    with pytest.raises(InvalidPuzzle, match=words):
+        satnono.puzzle_from_colours(grid, satnono.BLACK_AND_WHITE)
+
+
+def test_a_numpy_picture_is_a_picture():
+    import numpy as np
+
+    p = satnono.puzzle_from_colours(np.array([[1, 0], [1, 1]]), satnono.BLACK_AND_WHITE)
+    assert p.lengths == (((1,), (2,)), ((2,), (1,)))

@@ -14,6 +14,7 @@ lengths as black blocks.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -380,8 +381,19 @@ def puzzle_from_colours(grid: Sequence[Sequence[int]], palette: Palette,
     >>> p.rows, p.goal
     (((Block(2, 'red'), Block(1)), (Block(2),)), ('rr#', '.##'))
     """
+    if not isinstance(palette, Palette):
+        raise InvalidPuzzle(f"a palette is a satnono Palette, not {palette!r}")
+    grid = [[_index(k, r, c, len(palette.colours)) for c, k in enumerate(row)]
+            for r, row in enumerate(grid)]
+    width = len(grid[0]) if grid else 0
+    if not grid or not width:
+        raise InvalidPuzzle("a picture needs at least one row and one column")
+    for r, row in enumerate(grid):
+        if len(row) != width:
+            raise InvalidPuzzle(f"row {r + 1} of the picture has {len(row)} cells, the first "
+                                f"has {width}: the rows must be of one length")
     names = [c.name for c in palette.colours]
-    cols = [[grid[r][c] for r in range(len(grid))] for c in range(len(grid[0]) if grid else 0)]
+    cols = [[grid[r][c] for r in range(len(grid))] for c in range(width)]
 
     def clue(cells: Sequence[int]) -> Clue:
         return tuple(Block(n, names[k]) for n, k in colour_runs(cells))
@@ -389,6 +401,20 @@ def puzzle_from_colours(grid: Sequence[Sequence[int]], palette: Palette,
     return Puzzle(tuple(map(clue, grid)), tuple(map(clue, cols)), title=title,
                   goal=tuple("".join(palette.chars[k] for k in row) for row in grid),
                   palette=palette)
+
+
+def _index(k: object, r: int, c: int, colours: int) -> int:
+    """A cell's colour index (an int, numpy's too), or InvalidPuzzle saying where."""
+    try:
+        if isinstance(k, bool):
+            raise TypeError
+        i = operator.index(k)  # type: ignore[arg-type]
+    except TypeError:
+        i = -1
+    if not 0 <= i < colours:
+        raise InvalidPuzzle(f"row {r + 1}, column {c + 1}: {k!r} is not a colour index of the "
+                            f"palette (0 to {colours - 1})")
+    return i
 
 
 def is_solution(puzzle: Puzzle, sol: Solution) -> bool:
