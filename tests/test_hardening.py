@@ -486,3 +486,48 @@ def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal(monkeypat
     assert "solving x… 2 found, 0 s" in shown and "\r\033[K<solution>" in shown
     assert shown.endswith("\r\033[K")  # cleared at the end
     assert pipe.getvalue() == ""  # a pipe gets no status line
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_batch_ends_at_once_and_keeps_every_finished_puzzle(tmp_path, sig):
+    """Stopped mid-run, a local batch kills its puzzle processes, starts no more, and its
+    results file holds one complete line for each puzzle finished, as the message says."""
+    import random
+    import re
+
+    from satnono import Solution, puzzle_from_picture
+    from satnono.io.formats import FORMATS
+
+    rng = random.Random(7)
+    text = "\n".join(FORMATS["picross"].write(puzzle_from_picture(
+        Solution(20, tuple(rng.getrandbits(20) for _ in range(20))), title=f"r{i}"))
+        for i in range(400))
+    (tmp_path / "many.txt").write_text(text)
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "batch",
+                             str(tmp_path / "many.txt"), "-o", str(out), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    seen: set[int] = set()
+    with _killed_at_the_end(proc):
+        started = time.monotonic()
+        while not out.exists() or len(out.read_text().splitlines()) < 20:
+            seen |= _children(proc.pid)
+            time.sleep(0.05)
+            assert proc.poll() is None and time.monotonic() - started < 120
+        seen |= _children(proc.pid)
+        stopped = time.monotonic()
+        os.killpg(proc.pid, sig) if sig == signal.SIGINT else proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - stopped
+    assert proc.returncode == 128 + sig and "Traceback" not in err
+    assert took < 5, f"the batch took {took:.1f} s to stop"
+    lines = out.read_text().splitlines()
+    done = int(re.search(r"(\d+) of 400 puzzle\(s\) done", err).group(1))
+    assert len(lines) == done >= 20
+    records = [json.loads(line) for line in lines]
+    assert all(r["verdict"] in ("unique", "multiple") for r in records)
+    assert len({r["key"] for r in records}) == done
+    time.sleep(0.5)
+    assert not [p for p in seen | _children(proc.pid) if _alive(p)]

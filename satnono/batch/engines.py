@@ -16,7 +16,7 @@ from ..analyze.split import Part, PartCounter, count_parts
 from ..backends import backend
 from ..errors import SolverFailed, UsageError
 from ..model.puzzle import Puzzle
-from .work import Job, Task, do_chunk, failed, stop_all
+from .work import Job, Task, do_chunk, do_one, failed, resume, stop_all
 
 #: puzzles of more cells than this go alone: they may take long, and one slow puzzle
 #: should not hold small ones back
@@ -54,8 +54,10 @@ class Engine(Protocol):
 
 
 class LocalEngine:
-    """``jobs`` chunks at a time on this machine. Each puzzle runs in a process of its own
-    (:func:`satnono.batch.work.do_one`), so the threads here only wait."""
+    """``jobs`` puzzles at a time on this machine, one by one, each in a process of its own
+    (:func:`satnono.batch.work.do_one`), so the threads here only wait. Each record comes
+    as its puzzle finishes; stopped (Ctrl-C, SIGTERM), every puzzle process is killed at
+    once and no new one starts."""
 
     def __init__(self, jobs: int = 1):
         self.workers = jobs
@@ -65,22 +67,23 @@ class LocalEngine:
         from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
         _warm(job.backend)  # each puzzle's process, forked from here, has it
-
+        resume()
         pool = ThreadPoolExecutor(max_workers=self.workers)
-        pending = list(reversed(chunks))
-        running: set[Future[list[dict[str, Any]]]] = set()
+        pending = [task for chunk in reversed(chunks) for task in reversed(chunk)]
+        running: set[Future[dict[str, Any]]] = set()
         try:
             while pending or running:
                 while pending and len(running) < self.workers:
-                    running.add(pool.submit(do_chunk, pending.pop(), job))
+                    running.add(pool.submit(do_one, pending.pop(), job))
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    yield fut.result()
+                    yield [fut.result()]
         finally:
+            stop_all()  # the puzzles under way, when the batch is stopped
             for fut in running:
                 fut.cancel()
-            stop_all()  # the puzzles under way, when the batch is stopped
             pool.shutdown(wait=True, cancel_futures=True)
+            resume()
 
     def close(self) -> None:
         pass

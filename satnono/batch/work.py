@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,14 @@ DOS = ("validate", "solve", "count", "check")
 GRACE = 2.0
 #: the puzzles' processes running now in this process (:func:`stop_all`)
 LIVE: set[Any] = set()
+#: set by :func:`stop_all`: no new puzzle process starts in this process until
+#: :func:`resume`; the lock makes starting one and stopping all exclusive
+STOPPED = threading.Event()
+_STARTING = threading.Lock()
+
+
+class Stopped(Exception):
+    """The batch was stopped before this puzzle's process could start."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +118,13 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, os.getpid(), task, job))
-    proc.start()
-    LIVE.add(proc)
+    with _STARTING:
+        if STOPPED.is_set():
+            parent.close()
+            child.close()
+            raise Stopped(task.key)
+        proc.start()
+        LIVE.add(proc)
     child.close()
     try:
         if parent.poll(job.timeout + GRACE):
@@ -133,9 +147,17 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
 
 
 def stop_all() -> None:
-    """Kill every puzzle process this process runs (Ctrl-C on a batch)."""
-    for proc in list(LIVE):
-        proc.kill()
+    """Kill every puzzle process this process runs, and start no more (Ctrl-C on a
+    batch): a thread waiting on one gets its end at once."""
+    with _STARTING:
+        STOPPED.set()
+        for proc in list(LIVE):
+            proc.kill()
+
+
+def resume() -> None:
+    """Let puzzle processes start again (a new batch in the same process)."""
+    STOPPED.clear()
 
 
 def _record(task: Task) -> dict[str, Any]:
