@@ -40,8 +40,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="recount each puzzle split into parts, enumerated on N processes")
     args = ap.parse_args(argv)
     records = [json.loads(line) for line in open(args.results, encoding="utf-8")]
-    counted = [r for r in records if r["verdict"] == "count"]
-    open_ = Counter(r["verdict"] for r in records if r["verdict"] != "count")
+    # exact counts: records say "exact" (older ones said verdict "count")
+    counted = [r for r in records if r.get("count") is not None and r.get("exact", True)]
+    open_ = Counter(r["verdict"] for r in records if r not in counted)
     print(f"{len(records)} puzzles in {args.results}: {len(counted)} counted exactly"
           + "".join(f", {n} {v}" for v, n in open_.items()))
     print()

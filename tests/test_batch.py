@@ -127,8 +127,19 @@ def test_the_time_limit_holds_on_the_worker_and_bad_requests_are_refused(tmp_pat
                  "--timeout", "1", "-o", str(out)]) == 0
     assert time.monotonic() - started < 6
     (record,) = _records(out)
+    # a count that did not finish: no count, and the lower bound named as one
     assert record["verdict"] == "timeout" and record["count"] is None
-    assert 0 < record["solutions"] < 362880
+    assert record["exact"] is False and record["solutions"] is None
+    assert 0 < record["at_least"] < 362880
+    # done again with a longer limit, its line replaced
+    assert main(["batch", str(perm), "--do", "count", "--timeout", "120", "-o", str(out),
+                 "--retry-timeouts"]) == 0
+    assert "1 timed out before, again with --timeout 120" in capsys.readouterr().err
+    (record,) = _records(out)
+    assert record["verdict"] == "multiple" and record["count"] == 362880
+    assert record["exact"] is True and "at_least" not in record
+    assert main(["batch", str(perm), "--retry-timeouts"]) == 2
+    assert "--retry-timeouts goes with -o" in capsys.readouterr().err
     assert main(["batch", str(perm), "--cluster", "local:x"]) == 2
     assert "local:N takes a number" in capsys.readouterr().err
     assert main(["batch", str(tmp_path / "nothing.txt")]) == 2
@@ -142,6 +153,8 @@ def test_counts_by_two_methods_agree(tmp_path):
         assert main(["batch", str(tmp_path / "set.txt"), "--do", "count", "--method", method,
                      "-o", str(out)]) == 0
         got[method] = {r["key"]: r["count"] for r in _records(out)}
+        for r in _records(out):  # a count's verdict is what the count says
+            assert r["exact"] and r["verdict"] == {1: "unique"}.get(r["count"], "multiple")
     assert got["enumerate"] == got["ganak"] and all(got["ganak"].values())
 
 

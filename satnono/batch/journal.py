@@ -3,6 +3,7 @@ arrives, so that a killed run keeps every line it wrote and a rerun skips them."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import IO, Any
@@ -50,3 +51,20 @@ def append(fh: IO[str], record: dict[str, Any]) -> None:
     """One record, one line, flushed at once: a process killed after this keeps it."""
     fh.write(json.dumps(record, separators=(",", ":")) + "\n")
     fh.flush()
+
+
+def drop(path: str, keys: set[str]) -> None:
+    """Rewrite ``path`` without the records of ``keys`` (puzzles to be done again), all at
+    once: a run killed meanwhile leaves the old file or the new one, never half of it."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(path, encoding="utf-8") as src, open(tmp, "w", encoding="utf-8") as dst:
+            for line in src:
+                if line.strip() and str(json.loads(line)["key"]) in keys:
+                    continue
+                dst.write(line)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise write_failed(path, exc) from None

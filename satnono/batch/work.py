@@ -188,8 +188,12 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
         from ..analyze.count import count
 
         res = count(puzzle, job.method, backend=job.backend, timeout=job.timeout, **options)
-        return {"verdict": "count" if res.complete else "timeout", "solutions": res.count,
-                "count": res.count if res.complete else None, "method": res.method}
+        if res.complete:
+            return {"verdict": _verdict(res.count), "solutions": res.count, "count": res.count,
+                    "exact": True, "method": res.method}
+        # no count: what was found is a lower bound, and says so
+        return {"verdict": "timeout", "solutions": None, "count": None, "exact": False,
+                "at_least": res.count, "method": res.method}
     if job.do == "check":
         from ..analyze.check import check
 
@@ -213,8 +217,13 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
     except SearchTimeout:
         # one solution found is no verdict: a second may have been next
         return {"verdict": "timeout", "solutions": len(found), **_solution(job, puzzle, found)}
-    verdict = {0: "none", 1: "unique"}.get(len(found), "multiple")
-    return {"verdict": verdict, "solutions": len(found), **_solution(job, puzzle, found)}
+    return {"verdict": _verdict(len(found)), "solutions": len(found),
+            **_solution(job, puzzle, found)}
+
+
+def _verdict(solutions: int) -> str:
+    """none, unique or multiple: what ``solve``, ``check`` and ``count`` records say."""
+    return {0: "none", 1: "unique"}.get(solutions, "multiple")
 
 
 def _solution(job: Job, puzzle: Puzzle, found: list) -> dict[str, Any]:

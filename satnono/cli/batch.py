@@ -18,7 +18,7 @@ from .status import ExitStatus
 
 def run(args: argparse.Namespace) -> int:
     from ..batch import DOS, Job, collect, done, engine, open_journal, plan
-    from ..batch.journal import append
+    from ..batch.journal import append, drop
 
     if args.do not in DOS:
         raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
@@ -28,11 +28,21 @@ def run(args: argparse.Namespace) -> int:
     tasks = collect(args.paths, say)
     if not tasks:
         raise UsageError("no puzzles in the files and folders given")
+    if args.retry_timeouts and not args.output:
+        raise UsageError("--retry-timeouts goes with -o FILE (the results to retry)")
     already = done(args.output)
+    keys = {t.key for t in tasks}
+    retry = {k for k, r in already.items() if k in keys and r.get("verdict") == "timeout"
+             } if args.retry_timeouts else set()
+    if retry:
+        drop(args.output, retry)
+        already = {k: r for k, r in already.items() if k not in retry}
     todo = [t for t in tasks if t.key not in already]
-    if already:
+    if already or retry:
+        again = f" ({len(retry)} timed out before, again with --timeout " \
+                f"{job.timeout:g})" if retry else ""
         say(f"resuming: {len(tasks) - len(todo)} of {len(tasks)} puzzle(s) already in "
-            f"{args.output}, {len(todo)} to go")
+            f"{args.output}, {len(todo)} to go{again}")
     runner = engine(args.jobs, args.cluster)
     out = open_journal(args.output) if args.output else sys.stdout
     records: list[dict[str, Any]] = []
@@ -115,7 +125,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "killed at the time limit. One JSON line per puzzle (source, index, "
                        "title, size, verdict, solutions or count, seconds, worker, error) "
                        "goes to -o FILE, flushed as it comes; rerunning with the same -o "
-                       "skips the puzzles already there.")
+                       "skips the puzzles already there. A count that did not finish says "
+                       "verdict timeout, exact false and at_least N (what it had found).")
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
     p.add_argument("--do", default="validate", metavar="WHAT",
                    help="validate (the default: unique, multiple or none), solve (the same, "
@@ -132,6 +143,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "Ganak), enumerate, ganak")
     p.add_argument("--workers", type=whole, default=1, metavar="N",
                    help="racing searches per puzzle (sat, cpsat; mind --jobs)")
+    p.add_argument("--retry-timeouts", action="store_true",
+                   help="with -o: do again the puzzles whose record there says timeout "
+                   "(with this run's --timeout); their old lines are replaced")
     p.set_defaults(run=run)
     return p
 
