@@ -56,6 +56,27 @@ def test_json_says_why_the_list_ended_and_what_is_known(tmp_path):
     assert (got["ending"], got["complete"], got["verdict"]) == ("all found", True, "unique")
 
 
+def test_every_json_field_is_true_or_absent(tmp_path):
+    two = str(PUZZLES / "two.dat")  # four open cells, two solutions
+    stats = json.loads(run("solve", two, "--to", "json").stdout)["stats"]
+    assert stats["fixed"] == 0 and stats["unknown_cells"] == 4  # logic fixed nothing
+    assert stats["line_solves"] > 0 and "variables" not in stats  # the search settled it
+    stats = json.loads(run("solve", two, "--to", "json", "--no-probing").stdout)["stats"]
+    assert stats["unknown_cells"] == 4 and stats["variables"] > 4 and stats["clauses"] > 0
+    stats = json.loads(run("solve", two, "--to", "json", "--backend", "cpsat").stdout)["stats"]
+    assert "fixed" not in stats and "line_solves" not in stats  # cpsat tells neither
+    got = json.loads(run("count", two, "--parts", "4", "--json").stdout)
+    assert got["count"] == 2 and got["exact"] is True
+    assert not {"unknown_cells", "variables", "clauses"} & set(got)  # many parts, no one CNF
+    got = json.loads(run("count", two, "--json").stdout)
+    assert got["unknown_cells"] == 4 and got["variables"] > 4
+    # check: two solutions prove "multiple"; the list stopped there, it is not all of them
+    got = json.loads(run("check", str(perm(tmp_path, 6)), "--json", "--no-rating").stdout)
+    assert (got["verdict"], got["ending"], got["count"]) == ("multiple", "limit reached", 2)
+    got = json.loads(run("check", str(PUZZLES / "car.dat"), "--json", "--no-rating").stdout)
+    assert (got["verdict"], got["ending"], got["complete"]) == ("unique", "all found", True)
+
+
 def _records(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 

@@ -134,11 +134,13 @@ def _search_first(ctx: Context, limit: int | None, budget: int, deadline: Deadli
         dfs.root_only(deadline)
     root = dfs.root()
     stats.fixed = stats.cells if root is None else root.known()
-    if root is not None:
-        for sol in stats.timed("search", dfs.solutions(limit, budget, deadline)):
-            found.append(sol)
-            yield sol
-    dfs.count_into(stats)
+    try:
+        if root is not None:
+            for sol in stats.timed("search", dfs.solutions(limit, budget, deadline)):
+                found.append(sol)
+                yield sol
+    finally:  # closed at its limit too: what the search did is in the stats
+        dfs.count_into(stats)
     if root is None or dfs.done or (limit is not None and len(found) >= limit):
         return None, found, True
     return root, found, True

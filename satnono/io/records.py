@@ -79,10 +79,14 @@ def solve_record(file: str, index: int, puzzle: Puzzle, solutions: list[Solution
     out["backend"] = backend
     if run is not None:
         st = run.stats
-        out["stats"] = {"fixed": st.fixed, "unknown_cells": st.unknown,
-                        "variables": st.variables, "clauses": st.clauses,
-                        "line_solves": st.line_solves, "probes": st.probes,
-                        "nodes": st.nodes}
+        stats: dict[str, int] = {}
+        if st.fixed >= 0 or st.line_solves or st.nodes:  # counted by this backend
+            stats.update(line_solves=st.line_solves, probes=st.probes, nodes=st.nodes)
+        if st.fixed >= 0:  # the backend propagated: what logic fixed, what it left open
+            stats.update(fixed=st.fixed, unknown_cells=puzzle.width * puzzle.height - st.fixed)
+        if st.variables:  # a residual CNF was built (else there is no size to give)
+            stats.update(variables=st.variables, clauses=st.clauses)
+        out["stats"] = stats
     return out
 
 
@@ -95,9 +99,12 @@ def count_record(file: str, index: int, puzzle: Puzzle, res: CountResult) -> dic
     out = _record("count", file, index, puzzle, verdict,
                   (Ending.ALL_FOUND if res.complete else Ending.TIME_LIMIT).value,
                   res.complete, [], res.count, res.seconds)
-    out.update({"exact": res.complete, "method": res.method,
-                "unknown_cells": res.unknown_cells, "variables": res.variables,
-                "clauses": res.clauses})
+    out.update({"exact": res.complete, "method": res.method})
+    if res.variables:  # one residual CNF was counted (not a split count's many)
+        out.update({"unknown_cells": res.unknown_cells, "variables": res.variables,
+                    "clauses": res.clauses})
+    elif res.method == "propagation":  # logic alone settled it
+        out["unknown_cells"] = 0
     return out
 
 
@@ -110,8 +117,10 @@ def check_record(file: str, index: int, puzzle: Puzzle, check: Check) -> dict[st
     if u is None:
         return _record("check", file, index, puzzle, None, Ending.TIME_LIMIT.value, False, [],
                        0, check.seconds)
-    out = _record("check", file, index, puzzle, u.verdict,
-                  (Ending.ALL_FOUND if u.complete else Ending.TIME_LIMIT).value, u.complete,
+    # two solutions prove "multiple": the list stopped there (Centerpiece has 5·10^15)
+    ending = (Ending.TIME_LIMIT if not u.complete else
+              Ending.LIMIT if u.verdict is Verdict.MULTIPLE else Ending.ALL_FOUND)
+    out = _record("check", file, index, puzzle, u.verdict, ending.value, u.complete,
                   u.solutions, len(u.solutions), check.seconds)
     if u.verdict is Verdict.MULTIPLE:
         out["ambiguous"] = [[r + 1, c + 1] for r, c in u.ambiguous]
