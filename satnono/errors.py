@@ -100,6 +100,14 @@ class Interrupted(KeyboardInterrupt):
         self.status = status
         super().__init__(message)
 
+    @classmethod
+    def saying(cls, exc: KeyboardInterrupt, known: str) -> Interrupted:
+        """``exc`` (Ctrl-C, or SIGTERM's Interrupted) again, saying what was ``known``
+        when it came: ``interrupted: at least 23,182 solution(s) counted …``."""
+        if isinstance(exc, Interrupted):
+            return cls(f"{exc.message.split(':')[0]}: {known}", exc.status)
+        return cls(f"interrupted: {known}")
+
 
 # -- bugs -----------------------------------------------------------------------------------
 

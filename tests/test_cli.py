@@ -329,3 +329,33 @@ def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_p
                           "(SIGKILL), most likely because the machine ran out of memory "
                           "(the residual CNF has ")
     assert "Traceback" not in err and not out.exists()
+
+
+def test_the_readme_command_list_names_every_option():
+    """Each command's block under '## Commands' in the README names each of its options."""
+    import re
+
+    from satnono.cli import build_parser
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = text.split("## Commands", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    usage: dict[str, str] = {}
+    common = "".join(line for line in block.splitlines() if line.startswith("#"))
+    for line in block.splitlines():
+        m = re.match(r"satnono (\w+)", line)
+        if m:
+            current = m.group(1)
+            usage[current] = usage.get(current, "") + line
+        elif line.startswith(" ") and usage:
+            usage[current] += line
+    parser = build_parser()
+    missing = []
+    for name, sub in parser.get_default("commands").items():
+        if name == "formats":
+            continue
+        for action in sub._actions:
+            names = [o for o in action.option_strings if o not in ("-h", "--help")]
+            if names and not any(re.search(rf"(?<![\w-]){o}(?![\w-])",
+                                           usage.get(name, "") + common) for o in names):
+                missing.append(f"{name} {names[-1]}")
+    assert missing == []

@@ -552,3 +552,31 @@ def test_a_stopped_batch_ends_at_once_and_keeps_every_finished_puzzle(tmp_path, 
     assert len({r["key"] for r in records}) == done
     time.sleep(0.5)
     assert not [p for p in seen | _children(proc.pid) if _alive(p)]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["count", "PERM", "--method", "enumerate"], r"at least ([\d,]+) solution\(s\) found"),
+    (["check", "BIG"], r"no verdict yet: stopped while proving it"),
+])
+def test_ctrl_c_on_count_and_check_says_how_far_it_got(tmp_path, args, words):
+    import re
+
+    from satnono import Puzzle, save
+
+    save(Puzzle(((1,),) * 11, ((1,),) * 11), str(tmp_path / "perm.non"))
+    save(Puzzle(((1,),) * 120, ((1,),) * 120), str(tmp_path / "big.non"))
+    args = [str(tmp_path / "perm.non") if a == "PERM" else str(tmp_path / "big.non")
+            if a == "BIG" else a for a in args]
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    with _killed_at_the_end(proc):
+        time.sleep(2.5)
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err and out == ""
+    last = err.strip().splitlines()[-1]
+    found = re.search(words, last)
+    assert found and last.startswith("satnono: interrupted: "), last
+    if found.groups():
+        assert int(found.group(1).replace(",", "")) > 0

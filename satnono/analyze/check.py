@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import SearchTimeout
+from ..errors import Interrupted, SearchTimeout
 from ..model.grid import Cell
 from ..model.puzzle import Puzzle
 from ..model.verdict import Verdict
@@ -102,6 +102,9 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
         u = uniqueness.uniqueness(puzzle, timeout=timeout, workers=workers)
     except SearchTimeout as exc:
         return Check(puzzle, None, timeout=str(exc), seconds=time.monotonic() - started)
+    except KeyboardInterrupt as exc:
+        raise Interrupted.saying(exc, f"no verdict yet: stopped while proving it after "
+                                 f"{time.monotonic() - started:.1f} s") from None
     result = Check(puzzle, u)
     if u.verdict is Verdict.MULTIPLE:
         result.ambiguity = ambiguity_grid(u.solutions[0], u.ambiguous, puzzle.palette.chars)
@@ -109,6 +112,10 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
     if goal is not None:
         result.switches = switches(goal)
     if rating:
-        result.rating = difficulty.rate(puzzle, timeout=deadline.left())
+        try:
+            result.rating = difficulty.rate(puzzle, timeout=deadline.left())
+        except KeyboardInterrupt as exc:
+            raise Interrupted.saying(exc, f"{u.verdict.value} (proven); stopped while rating "
+                                     "the difficulty (--no-rating skips it)") from None
     result.seconds = time.monotonic() - started
     return result

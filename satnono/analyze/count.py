@@ -17,7 +17,7 @@ from typing import Any
 
 from ..backends import backend as backend_row
 from ..encode.residual import Residual, decode_solution, residual
-from ..errors import CounterMissing, SearchTimeout, UsageError
+from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.context import Context, Stats
 from ..model.puzzle import Puzzle
@@ -91,6 +91,8 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
             found += 1
     except SearchTimeout:
         return clock.result(found, False, f"enumerate ({row.name})", run.stats)
+    except KeyboardInterrupt as exc:
+        raise _stopped(exc, found, f"enumerate ({row.name})", clock) from None
     if limit is None or found < limit:
         return clock.result(found, True, f"enumerate ({row.name})", run.stats)
     try:
@@ -153,6 +155,8 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: _Clock, method: Co
             found += 1
     except SearchTimeout:
         return clock.result(found, False, "enumerate (sat)", res=res)
+    except KeyboardInterrupt as exc:
+        raise _stopped(exc, found, "enumerate (sat)", clock) from None
     if limit is None or found < limit:
         return clock.result(found, True, "enumerate (sat)", res=res)
     return _ganak(res, clock, found)
@@ -174,7 +178,16 @@ def _ganak(res: Residual, clock: _Clock, found: int) -> CountResult:
                            size=enc.size(), always=True))
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
+    except KeyboardInterrupt as exc:
+        raise _stopped(exc, found, "Ganak counting", clock) from None
     return clock.result(n, True, "ganak", res=res)
+
+
+def _stopped(exc: KeyboardInterrupt, found: int, how: str, clock: _Clock) -> Interrupted:
+    """Ctrl-C (or SIGTERM) while counting, saying how far the count got."""
+    return Interrupted.saying(exc, f"at least {found:,} solution(s) found ({how}, "
+                              f"{time.monotonic() - clock.started:.1f} s); the count is "
+                              "incomplete")
 
 
 def _count_models(variables: int, clauses: list[list[int]], sampling: list[int]

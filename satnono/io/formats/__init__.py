@@ -108,8 +108,40 @@ def detect(path: str, data: bytes) -> Format:
     return found[0]
 
 
+#: what the pictures ``satnono make`` reads start with
+_PICTURES = ((b"\x89PNG", "PNG"), (b"GIF8", "GIF"), (b"\xff\xd8\xff", "JPEG"),
+             (b"BM", "BMP"))
+
+
+def _not_text(data: bytes, path: str, fmt: str | None) -> None:
+    """A picture or other binary data given where a puzzle file's text was expected: a
+    ParseError that says so (and points a picture at ``satnono make``), rather than a
+    reader's complaint quoting garbled bytes. PBM's P4 is binary and is let through."""
+    if fmt == "pbm" or data[:2] in (b"P1", b"P4") or path.lower().endswith(".pbm"):
+        return
+    for magic, kind in _PICTURES:
+        if data.startswith(magic) and fmt is None:
+            raise ParseError(f"a {kind} picture, not a puzzle file: 'satnono make {path}' "
+                             "makes a puzzle of it", path, None)
+    head = data[:4096]
+    if b"\0" in head:
+        raise ParseError("binary data, not a puzzle file (puzzle files are text)", path, None)
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not merely a character cut at the end of the head
+            text = head.decode("latin-1")
+        else:
+            return
+    controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f\v"
+                   or 127 <= ord(ch) < 160)
+    if controls > max(2, len(text) // 50):
+        raise ParseError("binary data, not a puzzle file (puzzle files are text)", path, None)
+
+
 def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> list[Puzzle]:
     """Parse and validate every puzzle in ``data``."""
+    _not_text(data, path, fmt)
     if fmt is not None:
         if fmt not in FORMATS:
             raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path, None)
