@@ -43,7 +43,8 @@ class Run(Iterator[Solution]):
     """
 
     def __init__(self, puzzle: Puzzle, backend_name: str, solutions: Iterator[Solution],
-                 ctx: Context, limit: int | None, deadline: Deadline):
+                 ctx: Context, limit: int | None, deadline: Deadline,
+                 started: float | None = None):
         self.puzzle = puzzle
         self.backend = backend_name
         self.limit = limit
@@ -53,7 +54,8 @@ class Run(Iterator[Solution]):
         self.ending: Ending | None = None
         self._solutions = solutions
         self._ctx = ctx
-        self._started = time.monotonic()
+        #: when the time limit started (before the backend loaded its solver library)
+        self._started = time.monotonic() if started is None else started
         self._stopped: float | None = None
 
     @property
@@ -184,10 +186,11 @@ def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
     limit = check_limit(limit)
     require_solvable(puzzle, chosen.name)
     chosen.check_options(options)
+    started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle, observer=observer)
     solutions = chosen.run(puzzle, ctx=ctx, deadline=deadline, limit=limit, **options)
-    return Run(puzzle, chosen.name, solutions, ctx, limit, deadline)
+    return Run(puzzle, chosen.name, solutions, ctx, limit, deadline, started)
 
 
 def summary(found: int, limit: int | None, ending: Ending | None) -> str:

@@ -187,3 +187,15 @@ def test_a_numpy_picture_is_a_picture():
 
     p = satnono.puzzle_from_colours(np.array([[1, 0], [1, 1]]), satnono.BLACK_AND_WHITE)
     assert p.lengths == (((1,), (2,)), ((2,), (1,)))
+
+
+def test_a_run_reports_the_time_its_limit_counted():
+    """The time limit starts before the backend loads its solver library; the time a run
+    reports starts with it (cpsat once said 0.37 s at a 1 s limit)."""
+    big = Puzzle(((1,),) * 30, ((1,),) * 30)
+    for name in ("cpsat", "sat"):
+        run = solve(big, name, limit=None, timeout=1.0)
+        with pytest.raises(satnono.SearchTimeout):
+            for _ in run:
+                pass
+        assert run.ending is Ending.TIME_LIMIT and 1.0 <= run.seconds < 2.0, (name, run.seconds)

@@ -221,11 +221,17 @@ def _goal(cells: str, width: int, height: int, declared: list[tuple[str, str, st
 
 
 def _chars(goal: list[list[str]], palette: Palette, path: str | None) -> tuple[str, ...]:
+    char = {c.name: c.char for c in palette.colours}
     try:
-        return tuple("".join(palette.chars[palette.index(name)] for name in row)
-                     for row in goal)
-    except InvalidPuzzle as exc:
-        raise ParseError(str(exc), path, None) from None
+        return tuple("".join([char[name] for name in row]) for row in goal)
+    except KeyError:  # a colour the palette does not have: its own message
+        try:
+            for row in goal:
+                for name in row:
+                    palette.index(name)
+        except InvalidPuzzle as exc:
+            raise ParseError(str(exc), path, None) from None
+        raise
 
 
 def _quote(s: str) -> str:
