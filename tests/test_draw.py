@@ -62,3 +62,24 @@ def test_render_refuses_unknown_image_types(tmp_path, capsys):
     assert main(["render", str(PUZZLES / "car.dat"), "-o", str(tmp_path / "car.jpg")]) == 2
     assert "png or .svg" in capsys.readouterr().err
     assert not (tmp_path / "car.jpg").exists()
+
+
+def test_a_huge_puzzle_gets_a_cell_size_that_fits_by_default():
+    """The default cell is the readable one (14 px with clues) unless the drawing would
+    pass MAX_PIXELS; then the largest that fits."""
+    from satnono import Puzzle
+    from satnono.io import draw
+
+    def pixels(p, cell, clues):
+        lay = draw.layout(p, cell, clues)
+        return lay.width * lay.height
+
+    side = 1000
+    p = Puzzle([(1, 1, 1)] * side, [(1, 1, 1)] * side)
+    lay = draw.layout(p, None, True)
+    draw.check_size(p, None, True)  # no "give a smaller --cell"
+    assert pixels(p, 14, True) > draw.MAX_PIXELS  # the readable size does not fit
+    assert pixels(p, lay.cell, True) <= draw.MAX_PIXELS < pixels(p, lay.cell + 1, True)
+    assert draw.layout(p, None, False).cell == 2  # a picture of about 1000 px a side
+    small = Puzzle([(1,)] * 10, [(1,)] * 10)
+    assert draw.layout(small, None, True).cell == 28  # unchanged where it fits

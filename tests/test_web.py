@@ -87,11 +87,40 @@ def test_check_solve_count_and_export_answer_as_the_library_does(server):
     assert sorted(data["solutions"]) == [["#.", ".#"], [".#", "#."]]
     status, data = server.post("/api/solve", {"puzzle": p})
     assert status == 200 and data["verdict"] == "multiple" and len(data["solutions"]) == 2
-    assert data["steps"] and all({"text", "board", "kind"} <= set(s) for s in data["steps"])
+    assert data["steps"] and all({"text", "changes", "kind"} <= set(s) for s in data["steps"])
+    # the changes, applied in turn, give the board of each step: the last is the second
+    # solution, and first_found points at the first
+    grid = [[-1, -1], [-1, -1]]
+    boards = []
+    for step in data["steps"]:
+        for r, c, was, now in step["changes"]:
+            assert grid[r][c] == was
+            grid[r][c] = now
+        boards.append(["".join(".#"[v] if v >= 0 else "?" for v in row) for row in grid])
+    assert boards[-1] == data["solutions"][1]
+    assert boards[data["first_found"]] == data["solutions"][0]
     status, data = server.post("/api/count", {"puzzle": puzzle([[1]] * 6, [[1]] * 6)})
     assert status == 200 and data["count"] == "720" and data["complete"]
     status, data = server.post("/api/export", {"puzzle": p, "what": "non"})
     assert status == 200 and data["name"] == "puzzle.non" and "rows" in data["text"]
+    for what, name in (("webpbn", "puzzle.xml"), ("japan", "puzzle.dat"),
+                       ("mathprog", "puzzle.dat"), ("taai", "puzzle.txt")):
+        status, data = server.post("/api/export", {"puzzle": p, "what": what})
+        assert status == 200 and data["name"] == name
+    colour = json.dumps({"rows": [[[1, "red"], [1, "blue"]]],
+                         "columns": [[[1, "red"]], [[1, "blue"]]],
+                         "palette": {"white": {"char": ".", "rgb": "ffffff"},
+                                     "red": {"char": "r", "rgb": "ff0000"},
+                                     "blue": {"char": "b", "rgb": "0000ff"}},
+                         "background": "white"})
+    status, data = server.post("/api/export", {"puzzle": colour, "what": "japan"})
+    assert status == 400 and "black-and-white puzzles only" in data["error"]
+    status, data = server.post("/api/export", {"puzzle": colour, "what": "webpbn"})
+    assert status == 200 and 'color="red"' in data["text"]
+    with urllib.request.urlopen(server.url + "/api/info") as res:
+        offered = json.loads(res.read())["exports"]
+    assert {e["what"]: e["colour"] for e in offered}["japan"] is False
+    assert all(e["name"].startswith(("puzzle.", "solution.")) for e in offered)
     status, data = server.post("/api/export", {"puzzle": p, "what": "solution.svg"})
     assert status == 200 and data["text"].startswith("<svg")
     import base64
@@ -111,6 +140,33 @@ def test_open_reads_any_format_and_pictures(server):
     status, data = server.post("/api/open", {"name": "x.pbm",
                                              "data": base64.b64encode(pbm).decode()})
     assert status == 200 and data["goal"] == ["#.#", ".#."]
+    import io
+
+    from PIL import Image
+
+    def png(img) -> str:
+        out = io.BytesIO()
+        img.save(out, "PNG")
+        return base64.b64encode(out.getvalue()).decode()
+
+    # a small colour picture opens in colour
+    img = Image.new("RGB", (4, 2), "white")
+    img.putpixel((0, 0), (220, 20, 20))
+    img.putpixel((1, 0), (220, 20, 20))
+    img.putpixel((3, 1), (20, 20, 220))
+    status, data = server.post("/api/open", {"name": "c.png", "data": png(img)})
+    assert status == 200 and len(data["palette"]) == 3
+    assert [ch for row in data["goal"] for ch in row if ch != "."] and len(
+        set("".join(data["goal"]))) == 3
+    # larger than the server takes: the size it would be scaled to is offered, then done
+    big = Image.new("L", (80, 60), 255)
+    status, data = server.post("/api/open", {"name": "big.png", "data": png(big)})
+    assert status == 400 and "at most 1,600 cells" in data["error"]
+    w, h = data["fit"]
+    assert w * h <= 1600 and abs(w / h - 80 / 60) < 0.1
+    status, data = server.post("/api/open", {"name": "big.png", "data": png(big),
+                                             "fit": "yes"})
+    assert status == 200 and (data["width"], data["height"]) == (w, h)
 
 
 def test_bad_input_gets_the_one_line_message_and_no_traceback(server):
@@ -119,6 +175,8 @@ def test_bad_input_gets_the_one_line_message_and_no_traceback(server):
                                                "the row has 1")
     status, data = server.post("/api/check", b"not json")
     assert status == 400 and data["error"] == "the request is not JSON"
+    status, data = server.post("/api/check", b"[" * 100_000 + b"]" * 100_000)
+    assert status == 400 and data["error"] == "the request is nested too deeply"
     status, data = server.post("/api/check", {"puzzle": 5})
     assert status == 400 and "expected puzzle as text" in data["error"]
     status, data = server.post("/api/export", {"puzzle": puzzle([[1]], [[1]]), "what": "x"})
@@ -324,3 +382,101 @@ def test_colour_drawing_in_chromium(server, browser):
     d.find_element(By.ID, "check").click()
     assert _wait(d, lambda d: d.find_element(By.ID, "verdict").text) == "Unique solution"
     _shot(d, "5-colour")
+
+
+@needs_browser
+def test_the_page_after_solve_paint_limits_exports_and_big_pictures(server, browser, tmp_path):
+    """Solve after Check clears the outlines and opens on the first solution; painting after
+    Solve shows the drawing, not the replay; the cell limit is said when the size is
+    chosen; Export offers only formats that hold the puzzle; a picture too large is offered
+    scaled; column clues stand apart; the busy sign is drawn, not an emoji."""
+    from PIL import Image
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server.url + "/")
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
+    assert d.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+    assert "spinner" in d.find_element(By.ID, "busy").get_attribute("class")
+
+    def size(w: str, h: str) -> None:
+        for field, value in (("width", w), ("height", h)):
+            box = d.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        d.find_element(By.ID, "new").click()
+
+    size("50", "50")  # the server takes 1600 cells: said now, not at Check
+    assert "up to 1600 cells" in d.find_element(By.ID, "message").text
+    assert "error" in d.find_element(By.ID, "status").get_attribute("class")
+    assert len(d.find_elements(By.CSS_SELECTOR, "#grid td.cell")) != 2500
+    size("4", "3")
+    ActionChains(d).click(_cell(d, 0, 0)).click(_cell(d, 1, 1)).perform()
+    ActionChains(d).click(_cell(d, 2, 2)).click(_cell(d, 2, 3)).perform()
+    d.find_element(By.ID, "check").click()
+    _wait(d, lambda d: d.find_element(By.ID, "verdict").text.startswith("NOT unique"))
+    assert d.find_elements(By.CSS_SELECTOR, "#grid td.cell.amb")
+    report = d.find_element(By.ID, "report").text
+    assert "difficulty" not in report.lower()  # said once, above the report
+    d.find_element(By.ID, "solve").click()
+    _wait(d, lambda d: d.find_element(By.ID, "verdict").text.startswith("More than one"))
+    assert not d.find_elements(By.CSS_SELECTOR, "#grid td.cell.amb, #grid td.cell.sw")
+    step = d.execute_script("return state.at")
+    assert d.find_element(By.ID, "whichstep").text.startswith(f"The first solution is "
+                                                               f"complete at step {step + 1}")
+    shown = d.execute_script("return state.replayGrid")
+    first = d.execute_script("return state.steps.length")
+    assert all(v is not None for row in shown for v in row) and step < first - 1
+    _shot(d, "6-solved-multiple")
+    # painting now: the drawing comes back, not the replay's grey cells
+    _cell(d, 0, 3).click()
+    assert not d.find_elements(By.CSS_SELECTOR, "#grid td.cell.unknown")
+    assert not d.find_element(By.ID, "replay").is_displayed()
+    assert d.execute_script("return state.grid[0][3]") == 1
+    assert d.execute_script("return state.grid[0][0]") == 1  # the drawing as it was
+    # column clues apart from their neighbours' (alternate shading)
+    heads = d.find_elements(By.CSS_SELECTOR, "td.colclue")
+    assert heads[0].value_of_css_property("background-color") != \
+        heads[1].value_of_css_property("background-color")
+    # Export: a colour drawing offers only the formats that hold colour
+    options = lambda: [o.get_attribute("value") for o in  # noqa: E731
+                       d.find_elements(By.CSS_SELECTOR, "#exportwhat option")]
+    assert "japan" in options() and "webpbn" in options()
+    d.find_element(By.ID, "addcolour").click()
+    _cell(d, 1, 3).click()
+    assert "japan" not in options() and "webpbn" in options() and "solution.png" in options()
+    # a picture larger than the server takes: offered scaled, and opened so
+    big = Image.new("L", (80, 60), 255)
+    for x in range(10, 70):
+        big.putpixel((x, 30), 0)
+    big.save(tmp_path / "big.png")
+    d.find_element(By.ID, "file").send_keys(str(tmp_path / "big.png"))
+    fit = _wait(d, lambda d: d.find_elements(By.ID, "fit"))[0]
+    assert "80×60" in d.find_element(By.ID, "message").text
+    w, h = (int(x) for x in fit.text.split()[-1].split("×"))
+    assert w * h <= 1600
+    fit.click()
+    _wait(d, lambda d: f"Opened a {w}×{h}" in d.find_element(By.ID, "message").text)
+    _shot(d, "7-scaled-picture")
+
+
+def test_serve_refuses_a_bad_port_a_busy_one_and_a_bad_host_in_one_line():
+    import subprocess
+    import sys
+
+    def serve(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "satnono", "serve", *args],
+                              capture_output=True, text=True, timeout=60)
+
+    r = serve("--port", "99999")
+    assert r.returncode == 2 and "a port from 1 to 65535" in r.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        r = serve("--port", str(busy.getsockname()[1]))
+    assert r.returncode == 2 and r.stderr.strip().endswith("the port is in use")
+    assert "serving on" not in r.stderr
+    r = serve("--host", "no.such.host.invalid")
+    assert r.returncode == 2 and "not an address to listen on" in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -8,6 +8,13 @@ from ..errors import UsageError
 from .options import SubParsers, positive, say, whole
 
 
+def port(text: str) -> int:
+    """A TCP port, 1-65535 (argparse reports anything else as a usage error)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 1 to 65535, got {text!r}")
+    return int(text)
+
+
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="a web page to draw, check, solve and count puzzles",
                        description="Serve satnono's page: draw a picture or open a puzzle, "
@@ -16,7 +23,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "extra: pip install 'satnono[web]'.")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=whole, default=8000, help="default 8000")
+    p.add_argument("--port", type=port, default=8000, help="1-65535 (default 8000)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     p.add_argument("--timeout", type=positive, default=20.0, metavar="S",
                    help="each request's time limit (default 20)")
@@ -35,9 +42,10 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise UsageError("satnono serve needs the web extra: pip install 'satnono[web]'"
                          ) from None
-    from ..web.app import Limits, serve
+    from ..web.app import Limits, listen, serve
 
     limits = Limits(timeout=args.timeout, cells=args.max_cells, workers=args.workers)
+    sock = listen(args.host, args.port)  # a port in use or a bad host: said before anything
     say(f"satnono: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    serve(args.host, args.port, limits, open_browser=args.open)
+    serve(args.host, args.port, limits, open_browser=args.open, sock=sock)
     return 0

@@ -40,10 +40,25 @@ class Layout:
 
 
 def layout(puzzle: Puzzle, cell: int | None, clues: bool) -> Layout:
+    """Where the grid and the clues go. Without ``cell``: big enough to read a clue when
+    clues are drawn, a picture of about 1000 px else, and smaller where that would pass
+    :data:`MAX_PIXELS` (a 1000×1000 puzzle's sheet at 14 px is 14,000 px a side)."""
+    if cell is not None:
+        return _layout(puzzle, cell, clues)
     w, h = puzzle.width, puzzle.height
-    if cell is None:
-        # big enough to read a clue when clues are drawn; a picture of about 1000 px else
-        cell = max(14, min(28, 900 // max(w, h))) if clues else max(2, min(24, 1000 // max(w, h)))
+    cell = max(14, min(28, 900 // max(w, h))) if clues else max(2, min(24, 1000 // max(w, h)))
+    lay = _layout(puzzle, cell, clues)
+    while lay.width * lay.height > MAX_PIXELS and cell > 1:
+        cell = max(1, int(cell * (MAX_PIXELS / (lay.width * lay.height)) ** 0.5))
+        lay = _layout(puzzle, cell, clues)
+        if lay.width * lay.height > MAX_PIXELS:
+            cell -= 1
+            lay = _layout(puzzle, cell, clues)
+    return lay
+
+
+def _layout(puzzle: Puzzle, cell: int, clues: bool) -> Layout:
+    w, h = puzzle.width, puzzle.height
     pad = cell // 2 + 2
     left = (max((len(c) for c in puzzle.rows), default=0) * cell + pad) if clues else pad
     top = (max((len(c) for c in puzzle.columns), default=0) * cell + pad) if clues else pad

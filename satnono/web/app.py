@@ -13,7 +13,9 @@ would print.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -159,11 +161,15 @@ def make_app(limits: Limits | None = None) -> Any:
             data = json.loads(raw or b"{}")
         except ValueError:
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
+        except RecursionError:
+            return JSONResponse({"error": "the request is nested too deeply"},
+                                status_code=400)
         if not isinstance(data, dict):
             return JSONResponse({"error": "the request is not a JSON object"}, status_code=400)
         return data
 
-    def endpoint(fn: Callable[..., dict[str, Any]], *fields: str) -> Callable[[Request], Any]:
+    def endpoint(fn: Callable[..., dict[str, Any]], *fields: str,
+                 optional: tuple[str, ...] = ()) -> Callable[[Request], Any]:
         async def handle(request: Request) -> JSONResponse:
             data = await body(request)
             if isinstance(data, JSONResponse):
@@ -172,6 +178,7 @@ def make_app(limits: Limits | None = None) -> Any:
                 return JSONResponse({"error": "expected " + ", ".join(fields) + " as text"},
                                     status_code=400)
             given = {f: data[f] for f in fields}
+            given.update({f: data[f] for f in optional if isinstance(data.get(f), str)})
             cancel = threading.Event()
             ticket = data.get("id")
             if isinstance(ticket, str) and ticket:
@@ -205,15 +212,12 @@ def make_app(limits: Limits | None = None) -> Any:
         return JSONResponse({"cancelled": event is not None})
 
     async def info(request: Request) -> JSONResponse:
-        from ..io.formats import PUZZLE_WRITERS
-
         return JSONResponse({"timeout": limits.timeout, "cells": limits.cells,
-                             "body": limits.body, "exports": list(PUZZLE_WRITERS)
-                             + list(work.PICTURES)})
+                             "body": limits.body, "exports": work.exports()})
 
     routes = [Route("/", page), Route("/static/{name}", asset),
               Route("/api/info", info),
-              Route("/api/open", endpoint(work.open_file, "name", "data"),
+              Route("/api/open", endpoint(work.open_file, "name", "data", optional=("fit",)),
                     methods=["POST"]),
               Route("/api/check", endpoint(work.check, "puzzle"), methods=["POST"]),
               Route("/api/solve", endpoint(work.solve, "puzzle"), methods=["POST"]),
@@ -224,14 +228,39 @@ def make_app(limits: Limits | None = None) -> Any:
     return Starlette(routes=routes)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port``, or a UsageError saying why not (a port in use,
+    an address that is not this machine's) before the server says it serves."""
+    from ..errors import UsageError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UsageError(f"--host {host}: not an address to listen on "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else (
+            exc.strerror or str(exc))
+        raise UsageError(f"cannot serve on {host}:{port}: {why}") from None
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None,
-          open_browser: bool = False) -> None:
-    """Serve the page until interrupted."""
+          open_browser: bool = False, sock: socket.socket | None = None) -> None:
+    """Serve the page until interrupted (on ``sock`` when given: :func:`listen`)."""
     import uvicorn
 
     if open_browser:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, (f"http://{host}:{port}/",)).start()
-    uvicorn.run(make_app(limits), host=host, port=port, log_level="warning",
-                access_log=False)
+    config = uvicorn.Config(make_app(limits), host=host, port=port, log_level="warning",
+                            access_log=False)
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock] if sock is not None else None)

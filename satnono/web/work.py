@@ -55,10 +55,10 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
         raise UsageError(f"{name}: the upload is not base64") from None
     many = 1
     if looks_like_image(data):
-        from ..io.image import read_image
-        from ..model.puzzle import puzzle_from_picture
-
-        p = puzzle_from_picture(read_image(name, data=data))
+        opened = _picture(name, data, max_cells, fields.get("fit") == "yes")
+        if isinstance(opened, dict):
+            return opened
+        p = opened
     else:
         puzzles = read_bytes(data, name)
         p, many = puzzles[0], len(puzzles)
@@ -87,43 +87,145 @@ def check(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
             "seconds": round(c.seconds, 3)}
 
 
-#: the most steps a replay keeps (the page gets the first ones and the end)
+#: a replay keeps its first steps and its last, and one step that bridges the two: at most
+#: this many steps, and about this many cell changes in all (each a few bytes of JSON),
+#: so that the answer for the largest puzzle the server takes stays well under 2 MB
 MAX_STEPS = 3000
+LAST_STEPS = 300
+MAX_CHANGES = 120_000
+
+
+#: the most block colours a picture is reduced to when it opens in colour
+PICTURE_COLOURS = 8
+
+
+def _picture(name: str, data: bytes, max_cells: int, fit: bool) -> Puzzle | dict[str, Any]:
+    """A picture's puzzle: in colour when it has colours (as ``make --colours K`` with K
+    the colours it has, at most :data:`PICTURE_COLOURS`), else black and white. Larger
+    than the server takes, it is scaled to fit when ``fit``; else the answer is an error
+    that offers the size it would be scaled to (``fit``: [width, height])."""
+    import io
+
+    from PIL import Image
+
+    from ..io.image import read_colour_image, read_image
+    from ..model.puzzle import puzzle_from_colours, puzzle_from_picture
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            w, h = img.size
+            colours = _colours(img)
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise UsageError(f"{name}: not a picture that can be read ({exc})") from None
+    size = None
+    if w * h > max_cells:
+        scale = (max_cells / (w * h)) ** 0.5
+        fw, fh = max(1, int(w * scale)), max(1, int(h * scale))
+        if not fit:
+            return {"error": f"{name}: the picture is {w}×{h} ({w * h:,} cells); this server "
+                             f"takes at most {max_cells:,} cells", "fit": [fw, fh]}
+        size = (fw, fh)
+    if colours:
+        grid, palette = read_colour_image(name, min(colours, PICTURE_COLOURS), size=size,
+                                          data=data)
+        return puzzle_from_colours(grid, palette)
+    return puzzle_from_picture(read_image(name, size=size, data=data))
+
+
+def _colours(img: Any) -> int:
+    """How many block colours a picture has: 0 when it is black, white and grey (it opens
+    in black and white), else its distinct colours less the lightest (the background),
+    :data:`PICTURE_COLOURS` + 1 for a photograph's thousands."""
+    rgb = img.convert("RGBA")
+    white = rgb.copy()
+    white.paste((255, 255, 255, 255), (0, 0, *rgb.size))
+    white.alpha_composite(rgb)
+    found = white.convert("RGB").getcolors(maxcolors=4096)
+    if found is None:
+        pixels = white.convert("RGB").getdata()
+        return PICTURE_COLOURS + 1 if any(max(p) - min(p) > 48 for p in pixels) else 0
+    if not any(max(c) - min(c) > 48 for _, c in found):
+        return 0
+    return max(1, len(found) - 1)
 
 
 def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
-    """The native solver's steps with the board after each (the ``--trace`` events),
-    and the solution."""
+    """The native solver's steps (the ``--trace`` events), each with the cells it changed
+    (``[row, column, before, after]``, a palette index or -1 for unknown), and the
+    solutions; ``first_found`` is the step where the first solution was complete."""
     from ..logic.board import Board
-    from ..logic.events import Event
+    from ..logic.events import Event, Found
     from ..pipeline import solve as run_solve
 
     p = _puzzle(fields["puzzle"], max_cells)
-    chars = p.palette.chars
-    steps: list[dict[str, Any]] = []
+    index = {ch: k for k, ch in enumerate(p.palette.chars)}
+    before = ["?" * p.width for _ in range(p.height)]
+    head: list[dict[str, Any]] = []
+    tail: list[dict[str, Any]] = []
+    bridge: dict[tuple[int, int], list[int]] = {}  # cell -> [before, after] of the gap
     dropped = 0
+    changes = 0
+    first_found: int | None = None
+
+    def diff(board: Board) -> list[list[int]]:
+        out = []
+        now = board.strings(chars=p.palette.chars)
+        for r, (old, new) in enumerate(zip(before, now)):
+            if old != new:
+                out += [[r, c, index.get(a, -1), index.get(b, -1)]
+                        for c, (a, b) in enumerate(zip(old, new)) if a != b]
+        before[:] = now
+        return out
+
+    def merge(step: dict[str, Any]) -> None:
+        for r, c, was, now in step["changes"]:
+            if (r, c) in bridge:
+                bridge[(r, c)][1] = now
+            else:
+                bridge[(r, c)] = [was, now]
 
     def observe(event: Event, board: Board) -> None:
-        nonlocal dropped
-        if len(steps) >= MAX_STEPS:
-            dropped += 1
-            return
+        nonlocal dropped, changes, first_found
         line = event.line
-        steps.append({"text": event.describe(), "kind": type(event).__name__,
-                      "line": None if line is None else [line.axis, line.index],
-                      "board": board.strings(chars=chars)})
+        changed = diff(board)
+        step: dict[str, Any] = {"text": event.describe(), "kind": type(event).__name__,
+                                "line": None if line is None else [line.axis, line.index],
+                                "changes": changed}
+        if isinstance(event, Found) and first_found is None and not dropped:
+            first_found = len(head)
+        if not dropped and len(head) < MAX_STEPS - LAST_STEPS - 1 and \
+                changes + len(changed) <= MAX_CHANGES // 2:
+            head.append(step)
+            changes += len(changed)
+            return
+        dropped += 1
+        tail.append(step)
+        if len(tail) > LAST_STEPS or sum(len(t["changes"]) for t in tail) > MAX_CHANGES // 2:
+            merge(tail.pop(0))
 
     started = time.monotonic()
     run = run_solve(p, "native", limit=2, timeout=timeout, observer=observe)
     found = []
     try:
         for sol in run:
-            found.append(sol.strings(chars=chars))
+            found.append(sol.strings(chars=p.palette.chars))
     except SearchTimeout:
         pass
+    gap = len(tail) < dropped  # steps between the head and the tail were merged
+    steps = head
+    if gap:
+        skipped = dropped - len(tail)
+        steps = head + [{"text": f"… {skipped} step(s) not kept, their changes in one",
+                         "kind": "Gap", "line": None,
+                         "changes": [[r, c, w, n] for (r, c), (w, n) in bridge.items()
+                                     if w != n]}]
+    steps = steps + tail
+    if first_found is None:
+        first_found = next((i for i, st in enumerate(steps) if st["kind"] == "Found"), None)
     return {"solutions": found, "ending": run.ending.value if run.ending else None,
             "verdict": run.verdict.value if run.verdict else None, "steps": steps,
-            "dropped": dropped, "seconds": round(time.monotonic() - started, 3)}
+            "dropped": dropped - len(tail), "first_found": first_found,
+            "seconds": round(time.monotonic() - started, 3)}
 
 
 def count(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
@@ -140,11 +242,37 @@ def count(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
 PICTURES = ("blank.svg", "solution.svg", "blank.png", "solution.png")
 
 
+def exports() -> list[dict[str, Any]]:
+    """What Export offers: each written format (with the file name it gets, and whether it
+    holds colour puzzles) and the pictures, which hold anything."""
+    from ..io.formats import FORMATS, PUZZLE_WRITERS
+
+    out = [{"what": name, "name": _export_name(name), "colour": FORMATS[name].writes_colour,
+            "label": f"{name} ({_export_name(name)}): {FORMATS[name].description}"}
+           for name in PUZZLE_WRITERS]
+    return out + [{"what": pic, "name": _picture_name(pic), "colour": True,
+                   "label": f"{pic.replace('.', ' as ')} picture ({_picture_name(pic)})"}
+                  for pic in PICTURES]
+
+
+def _export_name(fmt: str) -> str:
+    """``puzzle`` with the format's own extension (``.txt`` for those known by content)."""
+    from ..io.formats import FORMATS
+
+    exts = FORMATS[fmt].extensions
+    return "puzzle" + (exts[0] if exts else ".txt")
+
+
+def _picture_name(what: str) -> str:
+    kind, ext = what.split(".")
+    return f"{'puzzle' if kind == 'blank' else 'solution'}.{ext}"
+
+
 def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
     """The puzzle in a written format, or a picture: the blank sheet or the solution
     (``what``), as SVG or PNG (base64, ``"base64": true``)."""
     from ..io import draw
-    from ..io.formats import PUZZLE_WRITERS
+    from ..io.formats import FORMATS, PUZZLE_WRITERS
 
     p = _puzzle(fields["puzzle"], max_cells)
     what = fields["what"]
@@ -158,7 +286,7 @@ def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, 
             if not sols:
                 raise UsageError("the puzzle has no solution to draw")
             grid = draw.solution_grid(sols[0])
-        name = f"{'puzzle' if kind == 'blank' else 'solution'}.{ext}"
+        name = _picture_name(what)
         if ext == "svg":
             return {"name": name, "type": "image/svg+xml", "text": draw.svg(p, grid)}
         return {"name": name, "type": "image/png", "base64": True,
@@ -166,5 +294,6 @@ def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, 
     if what not in PUZZLE_WRITERS:
         raise UsageError(f"unknown export {what!r} (known: "
                          f"{', '.join(list(PUZZLE_WRITERS) + list(PICTURES))})")
-    ext = {"json": "json", "non": "non", "taai": "txt", "simple": "txt"}.get(what, what)
-    return {"name": f"puzzle.{ext}", "type": "text/plain", "text": write_puzzle(p, what)}
+    if not p.palette.black_and_white and not FORMATS[what].writes_colour:
+        raise UsageError(f"{what} holds black-and-white puzzles only; this one is in colour")
+    return {"name": _export_name(what), "type": "text/plain", "text": write_puzzle(p, what)}

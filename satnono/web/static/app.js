@@ -15,9 +15,12 @@ const state = {
   title: "",
   ink: 1,
   marks: {amb: [], sw: []},
-  steps: [], at: 0, timer: null,
+  steps: [], at: -1, timer: null,
+  replayGrid: null,    // the board after step ``at`` of the replay (-1: before the first)
   checked: false,
   limit: 20,
+  cells: 10000,        // the largest puzzle the server takes
+  exports: [],         // what Export offers: {what, name, colour, label}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -172,6 +175,18 @@ function paintAt(td) {
   if (state.checked) note("The drawing changed since the check: press Check again.");
 }
 
+// Painting after a Solve or a Check: the board shows the drawing again (not the replay's
+// unknown cells), and the outlines of a check that no longer holds go.
+function backToDrawing() {
+  const replaying = !$("replay").hidden;
+  stopReplay();
+  if (replaying) { $("replay").hidden = true; render(); }
+  if (state.marks.amb.length || state.marks.sw.length) {
+    state.marks = {amb: [], sw: []};
+    markCells();
+  }
+}
+
 function refreshClues() {
   const table = $("grid");
   const head = table.rows[0];
@@ -187,10 +202,11 @@ document.addEventListener("mousedown", (e) => {
   if (!td) return;
   e.preventDefault();
   if (!state.drawing) { note("An opened puzzle's clues are fixed: New drawing starts a picture."); return; }
-  stopReplay();
-  const v = state.grid[+td.dataset.r][+td.dataset.c];
+  const r = +td.dataset.r, c = +td.dataset.c;
+  backToDrawing();
+  const v = state.grid[r][c];
   painting = v === state.ink ? 0 : state.ink;
-  paintAt(td);
+  paintAt(cellAt(r, c));
 });
 // mousemove, not mouseover: a clue that grows moves the grid under a still pointer, and
 // that must not paint the cell that slides under it
@@ -233,6 +249,7 @@ async function ask(path, body, doing) {
     const res = await fetch(path, {method: "POST", body: JSON.stringify(body),
                                    headers: {"Content-Type": "application/json"}, signal: ctl.signal});
     const data = await res.json();
+    if (!res.ok && data.fit) return data;  // an offer: the caller asks the user
     if (!res.ok || data.error) { note(data.error || `the server answered ${res.status}`, true); return null; }
     note("");
     return data;
@@ -262,7 +279,7 @@ function opened(p) {
   else { state.grid = blank(p.width, p.height, null); state.drawing = false; }
   $("width").value = p.width; $("height").value = p.height;
   stopReplay(); $("replay").hidden = true; $("result").innerHTML = ""; $("pair").innerHTML = "";
-  render();
+  render(); fillExports();
   note(`Opened a ${p.width}×${p.height} puzzle` + (p.title ? ` (${p.title})` : "") +
        (p.goal ? " with its picture: draw on it, or Check." : ": Check, Solve or Count.") +
        (p.note ? " " + p.note + "." : ""));
@@ -279,9 +296,10 @@ async function check() {
   const words = {unique: "Unique solution", multiple: "NOT unique: more than one solution", none: "No solution"};
   showResult(`<div class="verdict" id="verdict">${esc(words[data.verdict] || "No verdict: " + data.timeout)}</div>` +
              (data.rating ? `<div id="rating">Difficulty: ${esc(data.rating)}</div>` : "") +
-             `<pre id="report">${esc(data.report)}</pre>`);
+             `<pre id="report">${esc(data.report.split("\n").filter((l) => !/^\s*difficulty:/.test(l)).join("\n"))}</pre>`);
   state.marks = {amb: data.ambiguous, sw: data.switches};
   if (!state.drawing && data.solutions.length) state.grid = fromStrings(data.solutions[0], state.palette);
+  stopReplay(); $("replay").hidden = true;  // the board shows the drawing (or solution) again
   render();
   const pair = $("pair"); pair.innerHTML = "";
   if (data.solutions.length > 1) {
@@ -298,23 +316,40 @@ async function solve() {
   if (!data) return;
   state.steps = data.steps;
   state.marks = {amb: [], sw: []};
-  const words = {unique: "Unique solution", multiple: "More than one solution (the first is shown)", none: "No solution"};
+  markCells();
+  const first = data.first_found;
+  const words = {unique: "Unique solution", none: "No solution",
+                 multiple: "More than one solution: the first is shown"};
   showResult(`<div class="verdict" id="verdict">${esc(words[data.verdict] || "Search incomplete: " + data.ending)}</div>` +
-             `<div>${data.steps.length} step(s)` + (data.dropped ? ` (and ${data.dropped} more not kept)` : "") + ` in ${data.seconds} s.</div>`);
+             (data.verdict === "multiple" && first !== null ?
+               `<div id="whichstep">The first solution is complete at step ${first + 1}; the steps after it find the second.</div>` : "") +
+             `<div>${data.steps.length} step(s)` + (data.dropped ? ` (${data.dropped} more in the middle, shown as one)` : "") + ` in ${data.seconds} s.</div>`);
   if (!state.drawing) state.solution = data.solutions[0] ? fromStrings(data.solutions[0], state.palette) : null;
   $("replay").hidden = false;
   $("pair").innerHTML = "";
-  showStep(state.steps.length ? state.steps.length - 1 : 0);
+  state.replayGrid = blank(state.width, state.height, null); state.at = -1;
+  showStep(first !== null && first !== undefined ? first : state.steps.length - 1);
   note("Step through the solver's reasoning with the buttons, or press play.");
 }
 
 function showStep(i) {
   if (!state.steps.length) { $("stepno").textContent = "no steps"; return; }
-  state.at = Math.max(0, Math.min(i, state.steps.length - 1));
+  const target = Math.max(0, Math.min(i, state.steps.length - 1));
+  const grid = state.replayGrid, table = $("grid");
+  const set = (r, c, v) => { grid[r][c] = v; paintCell(table.rows[r + 1].cells[c + 1], v); };
+  while (state.at < target) {  // forward: each step's changes, as the solver made them
+    state.at++;
+    for (const [r, c, , now] of state.steps[state.at].changes) set(r, c, now < 0 ? null : now);
+  }
+  while (state.at > target) {  // back: undone, last first
+    const changes = state.steps[state.at].changes;
+    for (let k = changes.length - 1; k >= 0; k--) {
+      const [r, c, was] = changes[k];
+      set(r, c, was < 0 ? null : was);
+    }
+    state.at--;
+  }
   const step = state.steps[state.at];
-  const grid = fromStrings(step.board, state.palette);
-  const table = $("grid");
-  grid.forEach((row, r) => row.forEach((v, c) => paintCell(table.rows[r + 1].cells[c + 1], v)));
   document.querySelectorAll("#grid td.cell.focus").forEach((td) => td.classList.remove("focus"));
   if (step.line) {
     const [axis, k] = step.line;
@@ -364,8 +399,41 @@ async function openFile(file) {
   const buf = new Uint8Array(await file.arrayBuffer());
   let bin = "";
   for (let i = 0; i < buf.length; i += 8192) bin += String.fromCharCode.apply(null, buf.subarray(i, i + 8192));
-  const data = await ask("/api/open", {name: file.name, data: btoa(bin)}, "Opening " + file.name);
+  const body = {name: file.name, data: btoa(bin)};
+  const data = await ask("/api/open", body, "Opening " + file.name);
+  if (data && data.fit) { offerFit(data, body, file.name); return; }
   if (data) opened(data);
+}
+
+// A picture larger than the server takes: say so, and offer it scaled to fit.
+function offerFit(data, body, name) {
+  const [w, h] = data.fit;
+  note(data.error + ".", true);
+  const b = document.createElement("button");
+  b.id = "fit"; b.textContent = `Scale it to ${w}×${h}`;
+  b.onclick = async () => {
+    b.remove();
+    const scaled = await ask("/api/open", Object.assign({}, body, {fit: "yes"}), `Opening ${name} at ${w}×${h}`);
+    if (scaled && !scaled.fit) opened(scaled);
+  };
+  $("message").appendChild(document.createTextNode(" "));
+  $("message").appendChild(b);
+}
+
+// Export offers the formats that can hold this puzzle: black-and-white formats only for
+// a black-and-white one.
+function fillExports() {
+  const select = $("exportwhat");
+  const was = select.value;
+  const colour = state.palette.length > 2;
+  select.innerHTML = "";
+  for (const e of state.exports) {
+    if (colour && !e.colour) continue;
+    const o = document.createElement("option");
+    o.value = e.what; o.textContent = e.label;
+    select.appendChild(o);
+  }
+  if ([...select.options].some((o) => o.value === was)) select.value = was;
 }
 
 async function openText() {
@@ -380,12 +448,16 @@ async function openText() {
 function newDrawing() {
   const w = Math.max(1, Math.min(200, +$("width").value || 10));
   const h = Math.max(1, Math.min(200, +$("height").value || 10));
+  if (w * h > state.cells) {
+    note(`${w}×${h} is ${w * h} cells; this server checks, solves and counts puzzles of up to ${state.cells} cells (satnono serve --max-cells N).`, true);
+    return;
+  }
   state.width = w; state.height = h; state.drawing = true; state.json = null; state.title = "";
   state.grid = blank(w, h, 0);
   state.clues = cluesOf(state.grid);
   state.marks = {amb: [], sw: []}; state.checked = false;
   stopReplay(); $("replay").hidden = true; $("result").innerHTML = ""; $("pair").innerHTML = "";
-  render();
+  render(); fillExports();
   note(`A blank ${w}×${h} drawing: click and drag to paint.`);
 }
 
@@ -397,17 +469,16 @@ function addColour() {
   state.palette.push({name: "colour" + i, char: CHARS[i - 1], rgb: rgb});
   state.ink = i;
   if (state.drawing) { state.clues = cluesOf(state.grid); render(); } else renderPalette();
+  fillExports();
 }
 
 async function start() {
   try {
     const info = await (await fetch("/api/info")).json();
-    state.limit = info.timeout;
+    state.limit = info.timeout; state.cells = info.cells; state.exports = info.exports;
     $("limit").textContent = `time limit ${info.timeout} s a request, puzzles up to ${info.cells} cells`;
-    for (const what of info.exports) {
-      const o = document.createElement("option"); o.value = what; o.textContent = what;
-      $("exportwhat").appendChild(o);
-    }
+    const side = Math.min(200, info.cells);
+    $("width").max = side; $("height").max = side;
   } catch (err) { note("The server did not answer: " + err, true); }
   $("new").onclick = newDrawing;
   $("addcolour").onclick = addColour;
@@ -420,6 +491,7 @@ async function start() {
   $("showpaste").onclick = () => { $("pastebox").hidden = !$("pastebox").hidden; };
   $("openpaste").onclick = openText;
   $("first").onclick = () => { stopReplay(); showStep(0); };
+  $("width").title = $("height").title = "at most 200 a side, and the server's cell limit in all";
   $("back").onclick = () => { stopReplay(); showStep(state.at - 1); };
   $("step").onclick = () => { stopReplay(); showStep(state.at + 1); };
   $("last").onclick = () => { stopReplay(); showStep(state.steps.length - 1); };
