@@ -74,3 +74,15 @@ def test_the_core_checks_pass_with_the_compiled_code_disabled():
         env={**os.environ, "SATNONO_NO_COMPILED": "1"})
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert " passed" in proc.stdout.splitlines()[-1]
+
+
+def test_a_puzzle_line_logic_settles_never_loads_the_compiled_code():
+    """The README's first command on a new installation answers at once: line logic
+    settles car.dat, so Numba is neither loaded nor made to compile."""
+    code = ("import sys, satnono\n"
+            f"p = satnono.load({str(PUZZLES / 'car.dat')!r})\n"
+            "assert len(list(satnono.solve(p))) == 1\n"
+            "print('numba' in sys.modules, 'satnono.logic.kernel' in sys.modules)\n")
+    proc = _run(code)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["False", "False"] and proc.stderr == ""

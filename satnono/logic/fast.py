@@ -58,9 +58,11 @@ _loaded: dict[str, bool] = {}
 
 
 def usable(puzzle: Puzzle) -> bool:
-    """Black and white, and the compiled code runs here (:func:`available`): colour stays
-    with the Python logic and the solvers."""
-    return puzzle.palette.black_and_white and available()
+    """Black and white (colour stays with the Python logic and the solvers), and the
+    compiled code not turned off. Whether it loads is :func:`available`'s to say, asked
+    only once line logic has not settled the puzzle, so that an easy puzzle never loads
+    (or, on a new installation, compiles) it."""
+    return puzzle.palette.black_and_white and os.environ.get(DISABLE, "") in ("", "0")
 
 
 def available() -> bool:
