@@ -199,3 +199,11 @@ def test_a_run_reports_the_time_its_limit_counted():
             for _ in run:
                 pass
         assert run.ending is Ending.TIME_LIMIT and 1.0 <= run.seconds < 2.0, (name, run.seconds)
+
+
+def test_a_puzzle_loads_from_a_path_object_as_from_a_name(tmp_path):
+    car = PUZZLES / "car.dat"
+    assert satnono.load(car) == satnono.load(str(car))
+    assert satnono.read_file(car) == satnono.read_file(str(car))
+    (tmp_path / "pic.pbm").write_bytes(b"P4\n8 1\n\xa5")  # binary PBM, by its path object
+    assert satnono.load(tmp_path / "pic.pbm").size == "8x1"

@@ -139,8 +139,10 @@ def _not_text(data: bytes, path: str, fmt: str | None) -> None:
         raise ParseError("binary data, not a puzzle file (puzzle files are text)", path, None)
 
 
-def read_bytes(data: bytes, path: str = "<input>", fmt: str | None = None) -> list[Puzzle]:
-    """Parse and validate every puzzle in ``data``."""
+def read_bytes(data: bytes, path: str | os.PathLike[str] = "<input>", fmt: str | None = None
+               ) -> list[Puzzle]:
+    """Parse and validate every puzzle in ``data``; ``path`` names it in errors."""
+    path = os.fspath(path)
     _not_text(data, path, fmt)
     if fmt is not None:
         if fmt not in FORMATS:
@@ -180,10 +182,11 @@ def read_stdin() -> bytes:
     return data
 
 
-def read_file(path: str, fmt: str | None = None) -> list[Puzzle]:
+def read_file(path: str | os.PathLike[str], fmt: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file (``-``: standard input), validated; a ParseError for anything
     unreadable. Reading stops past :func:`max_bytes` whatever the file claims to be (a
     device such as ``/dev/zero`` has no size), so no input can exhaust the memory."""
+    path = os.fspath(path)
     if path == "-":
         return read_bytes(read_stdin(), STDIN, fmt)
     limit = max_bytes()
@@ -203,8 +206,15 @@ def shown(path: str) -> str:
     return STDIN if path == "-" else path
 
 
-def load(path: str, index: int | None = None, fmt: str | None = None) -> Puzzle:
-    """One puzzle from a file; ``index`` (1-based) picks one from a multi-puzzle file."""
+def load(path: str | os.PathLike[str], index: int | None = None, fmt: str | None = None
+         ) -> Puzzle:
+    """One puzzle from a file (a name or a path object); ``index`` (1-based) picks one from a
+    multi-puzzle file.
+
+    >>> load("puzzles/car.dat").size
+    '10x8'
+    """
+    path = os.fspath(path)
     puzzles = read_file(path, fmt)
     if index is None:
         if len(puzzles) > 1:
