@@ -57,7 +57,7 @@ __all__ = ["BLACK_AND_WHITE", "Block", "Colour", "CountMethod", "CountResult", "
            "InvalidPuzzle", "Level", "Palette", "ParseError", "Puzzle", "Rating", "Run",
            "SatnonoError", "SearchTimeout", "Solution", "SolverFailed", "Uniqueness",
            "UnknownBackend", "UnknownOption", "UsageError", "Verdict", "WrongSolution",
-           "__version__", "clues_of", "count", "count_split", "is_solution", "load",
+           "clues_of", "count", "count_split", "is_solution", "load",
            "puzzle_from_colours", "puzzle_from_picture", "rate", "read_file", "save", "solve",
            "uniqueness", "validate"]
 
@@ -102,4 +102,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
