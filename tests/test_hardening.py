@@ -377,7 +377,8 @@ def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend):
         lines = err.strip().splitlines()
         if proc.returncode == 130:
             assert len(lines) == 1 and lines[0].startswith("satnono: interrupted"), (delay, err)
-            assert out == ""
+            # nothing, or the first solution when Ctrl-C came while uniqueness was proven
+            assert out == "" or "solution(s) found, search incomplete" in lines[0], (delay, err)
         else:
             assert proc.returncode == 0 and "unique solution" in lines[-1], (delay, err)
 
