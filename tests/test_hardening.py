@@ -373,8 +373,9 @@ def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend):
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-        assert "Traceback" not in err, (delay, err)
-        lines = err.strip().splitlines()
+        assert "Traceback" not in err and "Exception ignored" not in err, (delay, err)
+        lines = [ln for ln in err.strip().splitlines()  # a new installation compiles first
+                 if not ln.startswith(("satnono: compiling", "satnono: compiled in"))]
         if proc.returncode == 130:
             assert len(lines) == 1 and lines[0].startswith("satnono: interrupted"), (delay, err)
             # nothing, or the first solution when Ctrl-C came while uniqueness was proven
@@ -581,3 +582,25 @@ def test_ctrl_c_on_count_and_check_says_how_far_it_got(tmp_path, args, words):
     assert found and last.startswith("satnono: interrupted: "), last
     if found.groups():
         assert int(found.group(1).replace(",", "")) > 0
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the satnono script is not installed here")
+def test_ctrl_c_while_the_compiled_code_compiles_stops_at_once(tmp_path):
+    """On a new installation the first search compiles for 20-40 s, partly inside LLVM's
+    callbacks, where Python would swallow a KeyboardInterrupt (and Numba, broken by it,
+    fail): it still stops, at once, and does not carry on without the compiled code. One
+    Ctrl-C in six landed in a callback before this was handled, hence the many moments."""
+    for delay in (0.5, 1.2, 2.0, 3.0, 4.0, 5.0, 6.5):
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / f"cache{delay}")}
+        proc = subprocess.Popen([str(SCRIPT), "solve", str(PUZZLES / "cup.non")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        time.sleep(delay)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+        assert proc.returncode == 130 and out == "", err
+        assert "Traceback" not in err and "Exception ignored" not in err, err
+        assert err.strip().splitlines()[-1].startswith("satnono: interrupted")
+        assert took < 5, f"{took:.1f} s to stop"

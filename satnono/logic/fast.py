@@ -87,16 +87,34 @@ def _load() -> bool:
         "load it in under a second) ...", file=sys.stderr, flush=True))
     notice.daemon = True
     notice.start()
+    # a Ctrl-C that lands in one of LLVM's callbacks while Numba compiles is swallowed there
+    # (Python prints "Exception ignored ... Traceback" and the compile goes on): kept quiet,
+    # and raised again as soon as the compiling hands back
+    swallowed: list[BaseException] = []
+    hook = sys.unraisablehook
+
+    def keep(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            swallowed.append(unraisable.exc_value)
+        else:
+            hook(unraisable)
+
+    sys.unraisablehook = keep
     try:
         _warm()
     except Exception as exc:  # Numba missing, or failing to compile on this platform
         notice.cancel()
+        if swallowed:  # the failure is what the Ctrl-C left of the compile
+            raise swallowed[0] from None
         why = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
         print(f"satnono: the compiled search is unavailable ({why}); using the Python logic "
               "instead (slower, the same answers)", file=sys.stderr, flush=True)
         return False
     finally:
         notice.cancel()
+        sys.unraisablehook = hook
+    if swallowed:
+        raise swallowed[0]
     if time.monotonic() - start > NOTICE_AFTER:
         print(f"satnono: compiled in {time.monotonic() - start:.0f} s; kept for later runs",
               file=sys.stderr, flush=True)
