@@ -20,6 +20,8 @@ def decode(data: bytes) -> str:
 
 
 def number(token: str, path: str | None, line: int | None, what: str = "a whole number") -> int:
+    if token.isascii() and token.isdigit() and len(token) <= 9:  # the common case, quickly
+        return int(token)
     if not _INT.fullmatch(token) or len(token) > 9:
         raise ParseError(f"expected {what}, got {token[:40]!r}", path, line)
     return int(token)
