@@ -19,6 +19,37 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 CORPUS = corpus_dir()
 
+#: set by ``--fast``: the tier a developer runs between changes (about a minute); the full
+#: suite, which CI runs, is ``python -m pytest`` with nothing added
+FAST = False
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--fast", action="store_true",
+                     help="the fast tier: leave out the tests marked full (a real browser, a "
+                     "Dask cluster, signals, whole suites in subprocesses) and run a tenth of "
+                     "each property test's examples")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global FAST
+    FAST = bool(config.getoption("--fast"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not FAST:
+        return
+    left_out = [item for item in items if item.get_closest_marker("full")]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("full")]
+
+
+def examples(n: int) -> int:
+    """How many examples a property test runs: ``n`` in the full suite, a tenth (at least
+    5) in the fast tier. Test modules are imported after ``--fast`` is read."""
+    return max(5, n // 10) if FAST else n
+
 
 def corpus_rows() -> list[dict]:
     return index_rows(CORPUS)

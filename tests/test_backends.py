@@ -15,14 +15,14 @@ from satnono.backends.sat import searches
 from satnono.errors import UnknownOption, UnsupportedSolver, UsageError
 from satnono.io.formats import read_file
 
-from .conftest import CORPUS, brute_solutions, needs_corpus, random_picture
+from .conftest import CORPUS, brute_solutions, examples, needs_corpus, random_picture
 
 
 def solution_sets(puzzle: Puzzle, limit: int | None = None) -> dict[str, list]:
     return {b: list(solve(puzzle, b, limit=limit)) for b in BACKENDS}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 6), st.integers(1, 6), st.floats(0.2, 0.8), st.integers(0, 2**32))
 def test_small_random_pictures_every_backend_equals_brute_force(w, h, density, seed):
     pic = random_picture(random.Random(seed), w, h, density)
@@ -203,6 +203,7 @@ def test_timeout_in_sat_and_cpsat_stops_cleanly():
                 pass
 
 
+@pytest.mark.full
 @needs_corpus
 def test_the_time_limit_covers_encoding_and_search_on_every_backend():
     """Gettys takes every backend far longer than a second; each must stop near the limit,
@@ -238,6 +239,7 @@ def test_corpus_test_patterns_same_count_on_every_backend(name, count):
     assert set(sets["native"]) == set(sets["sat"]) == set(sets["cpsat"])
 
 
+@pytest.mark.full
 @needs_corpus
 @pytest.mark.parametrize("name", ["Forever", "9-Dom", "Karate", "Center", "Sierp"])
 def test_hard_survey_puzzles_native_and_sat_agree(name):

@@ -20,6 +20,9 @@ from satnono.model.puzzle import puzzle_from_picture
 
 from .conftest import random_picture
 
+#: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
+pytestmark = pytest.mark.full
+
 distributed = pytest.importorskip("distributed")
 
 

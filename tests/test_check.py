@@ -16,10 +16,10 @@ from satnono.analyze.uniqueness import switches, uniqueness
 from satnono.cli import main
 from satnono.errors import UsageError
 
-from .conftest import brute_solutions, random_picture
+from .conftest import brute_solutions, examples, random_picture
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.floats(0.2, 0.8), st.integers(0, 2**32))
 def test_verdict_and_ambiguous_cells_equal_brute_force(w, h, density, seed):
     p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
@@ -64,7 +64,7 @@ def test_racing_workers_give_the_same_verdict_and_ambiguous_cells(seed):
         uniqueness(p, workers=0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 2**32))
 def test_switches_flip_without_changing_a_clue_and_make_puzzles_ambiguous(w, h, seed):
     pic = random_picture(random.Random(seed), w, h, 0.5)
@@ -156,6 +156,7 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
     capsys.readouterr()
 
 
+@pytest.mark.full
 def test_a_time_limit_after_the_second_solution_keeps_the_verdict(monkeypatch, tmp_path,
                                                                    capsys):
     import satnono.analyze.uniqueness

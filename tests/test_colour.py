@@ -28,6 +28,7 @@ from .conftest import (
     RGB_PALETTE,
     brute_colour_solutions,
     colour_placements,
+    examples,
     random_colour_grid,
 )
 from .test_encode import unit_propagate
@@ -58,7 +59,7 @@ def mismatched(rng: random.Random, w: int, h: int, colours: int) -> Puzzle:
 # ------------------------------------------------------------------ backends
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.integers(1, 3), st.floats(0.3, 0.9),
        st.integers(0, 2**32))
 def test_small_colour_pictures_every_backend_equals_brute_force(w, h, colours, density, seed):
@@ -86,6 +87,7 @@ def test_mismatched_colour_clues_every_backend_equals_brute_force():
     assert 0 in sizes and 1 in sizes and max(sizes) > 1
 
 
+@pytest.mark.full
 def test_a_hundred_random_colour_pictures_up_to_15x15_agree_everywhere():
     """1×1 to 15×15, 2 to 5 colours, densities 0.3 to 0.9: every backend returns the same
     solutions (up to 20 of them), the picture among them when the list is whole."""
@@ -142,6 +144,7 @@ def test_colour_permutations_have_n_factorial_solutions_everywhere(n):
         assert len(set(found(p, b))) == math.factorial(n), b
 
 
+@pytest.mark.full
 def test_colour_counts_agree_by_every_method():
     for p, expected in ((red_permutation(7), 5040), (mismatched(random.Random(3), 4, 4, 2),
                                                       None)):
@@ -171,7 +174,7 @@ def test_a_black_and_white_picture_in_a_colour_palette_has_the_same_solutions():
         assert set(found(bw, "sat")) == brute_colour_solutions(bw) == set(found(bw, "native"))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32))
 def test_check_names_every_cell_that_differs_and_every_colour_it_takes(seed):
     from satnono import Verdict, uniqueness
@@ -264,17 +267,17 @@ def test_colour_unit_propagation_equals_the_colour_line_solver_on_ten_thousand_l
     """The colour CNF of a line is arc consistent by unit propagation alone: it removes
     exactly the colours the complete line solver removes, whatever else is known."""
     rng = random.Random(2611)
-    for _ in range(10_000):
+    for _ in range(examples(10_000)):
         _check_colour_line(*_colour_line_case(rng, 16))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 2**64))
 def test_colour_unit_propagation_equals_the_line_solver_hypothesis(seed):
     _check_colour_line(*_colour_line_case(random.Random(seed), 10))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 7), st.integers(1, 3), st.integers(0, 2**64))
 def test_a_full_colour_line_is_decided_by_unit_propagation(n, colours, seed):
     """Every cell given: unit propagation accepts exactly the lines the clue describes,
@@ -312,7 +315,7 @@ def test_a_full_colour_line_is_decided_by_unit_propagation(n, colours, seed):
 # ------------------------------------------------------------------ switches
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(2, 5), st.integers(2, 5), st.integers(0, 2**32))
 def test_colour_switches_are_the_checkerboards_that_keep_every_clue(w, h, seed):
     grid = random_colour_grid(random.Random(seed), w, h, 2, 0.6)
@@ -337,7 +340,7 @@ def test_colour_switches_are_the_checkerboards_that_keep_every_clue(w, h, seed):
 # ------------------------------------------------------------------ formats
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 3), st.integers(0, 2**32))
 def test_json_and_webpbn_keep_colour_clues_palette_and_goal(w, h, colours, seed):
     grid = random_colour_grid(random.Random(seed), w, h, colours, 0.6)

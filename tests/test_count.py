@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 
-from .conftest import brute_solutions, corpus_puzzle, corpus_rows, needs_corpus, random_picture
+from .conftest import (
+    brute_solutions,
+    corpus_puzzle,
+    corpus_rows,
+    examples,
+    needs_corpus,
+    random_picture,
+)
 
 
 def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
@@ -28,7 +35,7 @@ def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.floats(0.2, 0.8), st.integers(0, 2**32))
 def test_counts_equal_brute_force_on_small_pictures(w, h, density, seed):
     p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))

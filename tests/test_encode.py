@@ -13,6 +13,8 @@ from satnono.logic.board import Board
 from satnono.logic.line import solve_line
 from satnono.model.puzzle import line_clue
 
+from .conftest import examples
+
 
 def unit_propagate(clauses: list[list[int]], units: list[int]) -> dict[int, bool] | None:
     """Plain unit propagation to a fixed point; None on a conflict."""
@@ -78,11 +80,11 @@ def _check(clue, n, values, k1, k2) -> None:
 
 def test_unit_propagation_equals_line_solver_on_ten_thousand_lines():
     rng = random.Random(2026)
-    for _ in range(10_000):
+    for _ in range(examples(10_000)):
         _check(*_line_case(rng, 30))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**64))
 def test_unit_propagation_equals_line_solver_hypothesis(seed):
     _check(*_line_case(random.Random(seed), 16))
@@ -96,7 +98,7 @@ def test_every_state_of_a_closed_automaton_is_entered_by_one_value(clue):
         assert v == entered_by(auto, t), (clue, q, v, t)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(1, 12), st.integers(0, 2**64))
 def test_a_full_line_is_decided_by_unit_propagation(n, seed):
     """With every cell given, unit propagation alone accepts or refutes the line, and an

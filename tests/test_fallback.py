@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+#: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
+pytestmark = pytest.mark.full
+
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 #: a Python process in which ``import numba`` fails, as where it is not installed

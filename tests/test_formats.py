@@ -14,7 +14,7 @@ from satnono.io.formats import FORMATS, PUZZLE_WRITERS, read_bytes, write_puzzle
 from satnono.io.formats.picture import pbm_write
 from satnono.model.puzzle import Solution, problems, puzzle_from_picture
 
-from .conftest import corpus_path, corpus_pick, corpus_rows, needs_corpus
+from .conftest import corpus_path, corpus_pick, corpus_rows, examples, needs_corpus
 
 
 @st.composite
@@ -26,7 +26,7 @@ def pictures(draw, max_side: int = 12, square: bool = False):
 
 
 @pytest.mark.parametrize("fmt", PUZZLE_WRITERS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), title=st.sampled_from([None, "Cat", "A \"quoted\" & <odd> title"]))
 def test_every_writer_round_trips_through_its_reader(fmt, data, title):
     pic = data.draw(pictures(square=fmt == "taai"))  # tournament files are square
@@ -47,7 +47,7 @@ def test_detection_finds_each_written_format_without_help(fmt):
     assert (back.rows, back.columns) == (p.rows, p.columns)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(pic=pictures(20))
 def test_pbm_picture_gives_the_clues_of_the_picture(pic):
     (p,) = read_bytes(pbm_write(pic), "x.pbm")
@@ -115,7 +115,7 @@ def _seed_files() -> list[bytes]:
     return out + [pbm_write(pic)]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(data=st.binary(max_size=300), name=st.sampled_from(
     ["x.txt", "x.non", "x.dat", "x.nin", "x.mk", "x.g", "x.json", "x.xml", "x.pbm", "x.toml",
      "x"]))
@@ -128,7 +128,7 @@ def test_fuzz_random_bytes_give_a_puzzle_or_a_parse_error(data, name):
         assert puzzles and all(not problems(p) for p in puzzles)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(st.data())
 def test_fuzz_mutated_real_files(data):
     src = bytearray(data.draw(st.sampled_from(_seed_files())))
@@ -299,7 +299,7 @@ def attacked(draw):
     return fmt, "x" + ext, data
 
 
-@settings(max_examples=500, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 @given(attacked(), st.booleans())
 def test_structured_attacks_on_every_reader_give_a_puzzle_or_a_parse_error(case, told):
     fmt, name, data = case

@@ -81,6 +81,7 @@ def _records(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+@pytest.mark.full
 def test_every_command_writes_records_of_one_schema(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     from satnono.io.records import COMMON, SCHEMA
@@ -321,6 +322,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("backend,sig", [("sat:2", signal.SIGTERM), ("sat:2", signal.SIGINT),
                                           ("sat", signal.SIGINT), ("cpsat", signal.SIGINT),
@@ -359,6 +361,7 @@ def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, ba
 SCRIPT = Path(sys.executable).with_name("satnono")
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the satnono script is not installed here")
 @pytest.mark.parametrize("backend", ["sat", "cpsat", "native"])
 def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend):
@@ -384,6 +387,7 @@ def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend):
             assert proc.returncode == 0 and "unique solution" in lines[-1], (delay, err)
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig):
@@ -420,6 +424,7 @@ def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig)
     assert not [p for p in seen if _alive(p)]
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 def test_bench_stopped_leaves_no_worker_and_keeps_what_it_measured(tmp_path):
     csv = tmp_path / "b.csv"
@@ -455,6 +460,7 @@ def _picture(tmp_path: Path, side: int, seed: int = 5) -> Path:
     return path
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("limit", [1.0, 2.5])
 def test_every_stage_keeps_the_time_limit_on_a_large_picture(tmp_path, limit):
     """Presolve, encoding, loading the solver and search all give up within a second of
@@ -474,6 +480,7 @@ def test_every_stage_keeps_the_time_limit_on_a_large_picture(tmp_path, limit):
         assert took < limit + 2.5, (backend, took)
 
 
+@pytest.mark.full
 def test_an_animation_keeps_the_time_limit(tmp_path):
     path = _picture(tmp_path, 120)
     gif = tmp_path / "t.gif"
@@ -511,6 +518,7 @@ def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal(monkeypat
     assert pipe.getvalue() == ""  # a pipe gets no status line
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_batch_ends_at_once_and_keeps_every_finished_puzzle(tmp_path, sig):
@@ -556,6 +564,7 @@ def test_a_stopped_batch_ends_at_once_and_keeps_every_finished_puzzle(tmp_path, 
     assert not [p for p in seen | _children(proc.pid) if _alive(p)]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("args, words", [
     (["count", "PERM", "--method", "enumerate"], r"at least ([\d,]+) solution\(s\) found"),
     (["check", "BIG"], r"no verdict yet: stopped while proving it"),
@@ -584,6 +593,7 @@ def test_ctrl_c_on_count_and_check_says_how_far_it_got(tmp_path, args, words):
         assert int(found.group(1).replace(",", "")) > 0
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the satnono script is not installed here")
 def test_ctrl_c_while_the_compiled_code_compiles_stops_at_once(tmp_path):
     """On a new installation the first search compiles for 20-40 s, partly inside LLVM's

@@ -17,7 +17,7 @@ from satnono.logic.line import narrow
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
 
-from .conftest import brute_line, brute_solutions, random_picture
+from .conftest import brute_line, brute_solutions, examples, random_picture
 from .test_line import lines
 
 
@@ -44,7 +44,7 @@ def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
     return e, f
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(lines(), st.booleans())
 def test_kernel_line_solvers_equal_brute_force(line, wide):
     clue, n, filled, empty = line
@@ -91,7 +91,7 @@ def pictures(draw):
     return Puzzle(rows=rows, columns=cols)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pictures(), st.sampled_from([None, 1, 2, 3]))
 def test_search_gives_exactly_the_solutions(puzzle, limit):
     every = brute_solutions(puzzle)
@@ -198,7 +198,7 @@ def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
     assert fewer > 0
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(pictures(), st.sampled_from([1, 2]))
 def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
     """A restart after every node (the real interval is 300 × Luby's sequence): runs meet

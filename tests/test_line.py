@@ -15,7 +15,7 @@ from satnono.logic.line import (
 from satnono.logic.line_reference import solve_line_reference
 from satnono.model.puzzle import line_clue
 
-from .conftest import brute_line
+from .conftest import brute_line, examples
 
 
 @st.composite
@@ -36,7 +36,7 @@ def _as_pair(result):
     return None if result is None else (result.filled, result.empty)
 
 
-@settings(max_examples=4000, deadline=None)
+@settings(max_examples=examples(4000), deadline=None)
 @given(lines())
 def test_fast_and_reference_equal_brute_force(line):
     clue, n, filled, empty = line
@@ -57,7 +57,7 @@ def test_fast_and_reference_equal_brute_force(line):
     assert cache.feasible(clue, n, *may) == (expected is not None)  # from solve
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(lines())
 def test_block_starts_agree_and_are_exactly_the_feasible_ones(line):
     clue, n, filled, empty = line
@@ -184,7 +184,7 @@ def colour_lines(draw, max_n: int = 12, max_colours: int = 4):
     return tuple(blocks), n, tuple(may)
 
 
-@settings(max_examples=2500, deadline=None)
+@settings(max_examples=examples(2500), deadline=None)
 @given(colour_lines())
 def test_colour_line_solvers_equal_brute_force(line):
     from satnono.logic.line import feasible_colour, narrow_colour
@@ -197,7 +197,7 @@ def test_colour_line_solvers_equal_brute_force(line):
     assert feasible_colour(blocks, n, may) == (expected is not None)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(lines())
 def test_the_colour_solver_with_one_colour_is_the_black_and_white_one(line):
     from satnono.logic.line import narrow_colour

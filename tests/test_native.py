@@ -16,7 +16,7 @@ from satnono.errors import InvalidPuzzle
 from satnono.logic.line import LineCache
 from satnono.logic.propagate import line_solve
 
-from .conftest import brute_line, brute_solutions, random_picture
+from .conftest import brute_line, brute_solutions, examples, random_picture
 
 
 def solve(puzzle: Puzzle, **options):
@@ -61,7 +61,7 @@ def test_invalid_puzzle_is_refused_before_solving():
         list(solve(Puzzle(((3,),), ((1,), (1,)))))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 5), st.integers(1, 5), st.floats(0.2, 0.8), st.integers(0, 2**32),
        st.booleans(), st.booleans())
 def test_solution_set_equals_brute_force(w, h, density, seed, probing, learning):
@@ -167,7 +167,7 @@ def _masks(known):
     return f, e
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(line_with_knowledge(), st.integers(0, 11))
 def test_explanations_force_their_cell_and_no_cell_can_be_dropped(line, pick):
     clue, n, known = line

@@ -13,7 +13,13 @@ from satnono.model.orientation import ORIENTATIONS, orient, orient_strings
 from satnono.model.puzzle import puzzle_from_colours, puzzle_from_picture
 from satnono.model.solution import Solution
 
-from .conftest import RGB_PALETTE, brute_colour_solutions, brute_solutions, random_colour_grid
+from .conftest import (
+    RGB_PALETTE,
+    brute_colour_solutions,
+    brute_solutions,
+    examples,
+    random_colour_grid,
+)
 
 
 def _picture(seed: int, width: int, height: int, density: float) -> list[str]:
@@ -22,7 +28,7 @@ def _picture(seed: int, width: int, height: int, density: float) -> list[str]:
             for _ in range(height)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), width=st.integers(1, 5), height=st.integers(1, 5),
        density=st.sampled_from([0.3, 0.5, 0.7]), name=st.sampled_from(ORIENTATIONS))
 def test_turned_black_and_white_puzzle_has_the_turned_solutions(seed, width, height,
@@ -37,7 +43,7 @@ def test_turned_black_and_white_puzzle_has_the_turned_solutions(seed, width, hei
     assert tuple(orient_strings(picture, name)) in expected
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6), side=st.integers(1, 4), name=st.sampled_from(ORIENTATIONS))
 def test_turned_colour_puzzle_has_the_turned_solutions(seed, side, name):
     grid = random_colour_grid(random.Random(seed), side, side + 1, 3, 0.6)

@@ -189,6 +189,7 @@ def test_a_numpy_picture_is_a_picture():
     assert p.lengths == (((1,), (2,)), ((2,), (1,)))
 
 
+@pytest.mark.full
 def test_a_run_reports_the_time_its_limit_counted():
     """The time limit starts before the backend loads its solver library; the time a run
     reports starts with it (cpsat once said 0.37 s at a 1 s limit)."""

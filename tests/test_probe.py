@@ -46,6 +46,7 @@ def puzzles(seed: int, count: int, max_side: int):
         yield shuffled(p, rng)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("workers", [2, 3])
 def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypatch, workers):
     monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
@@ -65,6 +66,7 @@ def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypa
     assert compared >= 20 and infeasible >= 5
 
 
+@pytest.mark.full
 def test_parallel_probing_is_sound(monkeypatch):
     monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
     for puzzle in puzzles(seed=7, count=60, max_side=5):
@@ -76,6 +78,7 @@ def test_parallel_probing_is_sound(monkeypatch):
                 assert board.get(r, c) in (None, sol.colour(r, c))
 
 
+@pytest.mark.full
 def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
     monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
     rng = random.Random(3)

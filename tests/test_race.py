@@ -13,6 +13,9 @@ import pytest
 from satnono import Puzzle, solve
 from satnono.io.formats import save
 
+#: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
+pytestmark = pytest.mark.full
+
 distributed = pytest.importorskip("distributed")
 
 

@@ -19,7 +19,7 @@ from satnono.analyze.count import count
 from satnono.analyze.split import Part, count_part, count_split, split
 from satnono.model.solution import Solution
 
-from .conftest import RGB_PALETTE, brute_solutions, random_picture
+from .conftest import RGB_PALETTE, brute_solutions, examples, random_picture
 
 
 def switch_grid(k: int, m: int) -> Puzzle:
@@ -50,6 +50,7 @@ CASES = [("none", NONE, 0), ("one", ONE, 1), ("thousands", permutation(7), 5040)
          ("2^40", switch_grid(5, 8), 2 ** 40), ("colour 6!", red_permutation(6), 720)]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("name,puzzle,expected", CASES, ids=[c[0] for c in CASES])
 def test_split_count_equals_the_one_process_count(name, puzzle, expected):
     whole = count(puzzle, timeout=60)
@@ -62,7 +63,7 @@ def test_split_count_equals_the_one_process_count(name, puzzle, expected):
             assert len(res.split.parts) >= parts
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 5), st.integers(2, 5), st.floats(0.2, 0.8), st.integers(0, 2**32),
        st.integers(1, 8))
 def test_parts_are_disjoint_and_cover_every_solution(w, h, density, seed, parts):
@@ -86,6 +87,7 @@ def test_a_split_count_out_of_time_is_a_lower_bound_marked_incomplete():
     assert not res.complete and "time limit" in res.describe()
 
 
+@pytest.mark.full
 def test_split_count_on_a_dask_cluster_equals_the_one_process_count():
     distributed = pytest.importorskip("distributed")
     from satnono.batch.engines import DaskEngine
@@ -107,6 +109,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120)
 
 
+@pytest.mark.full
 def test_count_command_splits_with_workers_parts_and_cluster(tmp_path):
     path = tmp_path / "switches.non"
     from satnono.io.formats import save

@@ -12,6 +12,9 @@ from satnono import solve
 from satnono.bench.suites import reference_solutions, tournament, tournament_sets
 from satnono.model.solution import line_clue
 
+#: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
+pytestmark = pytest.mark.full
+
 SETS = tournament_sets()
 needs_sets = pytest.mark.skipif(not SETS, reason="../shared/tournaments is not present")
 

@@ -22,6 +22,9 @@ uvicorn = pytest.importorskip("uvicorn")
 
 from satnono.web.app import Limits, make_app  # noqa: E402
 
+#: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
+pytestmark = pytest.mark.full
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
