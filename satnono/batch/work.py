@@ -109,7 +109,7 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
     the child dies, ``timeout`` when it had to be killed."""
     import multiprocessing as mp
 
-    from ..runtime.child import allow_children, death
+    from ..runtime.child import allow_children, death, held
 
     record = _record(task)
     record["worker"] = where()
@@ -118,7 +118,7 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, os.getpid(), task, job))
-    with _STARTING:
+    with _STARTING, held():
         if STOPPED.is_set():
             parent.close()
             child.close()

@@ -225,9 +225,11 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
     import multiprocessing as mp
     from multiprocessing.connection import wait
 
+    from .. import pipeline  # noqa: F401  (what every run starts from)
+    from ..runtime.child import held
+
     ctx = mp.get_context("fork")
     here = machine()
-    from .. import pipeline  # noqa: F401  (what every run starts from)
 
     for name in {backend_spec(run.backend)[0] for run, _ in tasks}:
         backend_row(name).warm()  # once, before the workers fork
@@ -242,9 +244,10 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
                 parent, child = ctx.Pipe(duplex=False)
                 # a worker may fork solver processes of its own
                 proc = ctx.Process(target=_worker, args=(child, os.getpid(), run, puzzle))
-                proc.start()
+                with held():
+                    proc.start()
+                    running[parent] = (proc, run, time.monotonic())
                 child.close()
-                running[parent] = (proc, run, time.monotonic())
             ready = wait(list(running), timeout=0.2)
             now = time.monotonic()
             for conn in list(running):

@@ -15,6 +15,7 @@ after it only needs to rule out what was already found (:class:`Search`).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -89,16 +90,26 @@ def _load() -> bool:
     notice.start()
     # a Ctrl-C that lands in one of LLVM's callbacks while Numba compiles is swallowed there
     # (Python prints "Exception ignored ... Traceback" and the compile goes on): kept quiet,
-    # and raised again as soon as the compiling hands back
+    # and raised again a millisecond later (a timer), once the callback has returned, on a
+    # line of Python, which stops the compile; a timer that lands in a callback again is
+    # kept and set again. Outside the main thread (no signals there), it is raised when the
+    # compile is over.
     swallowed: list[BaseException] = []
     hook = sys.unraisablehook
+    main = threading.current_thread() is threading.main_thread()
 
     def keep(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            swallowed.append(unraisable.exc_value)
-        else:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
             hook(unraisable)
+            return
+        swallowed.append(unraisable.exc_value)
+        if main:
+            signal.setitimer(signal.ITIMER_REAL, 0.001)
 
+    def again(signum: int, frame: Any) -> None:
+        raise swallowed[0]
+
+    alarm = signal.signal(signal.SIGALRM, again) if main else None
     sys.unraisablehook = keep
     try:
         _warm()
@@ -113,6 +124,9 @@ def _load() -> bool:
     finally:
         notice.cancel()
         sys.unraisablehook = hook
+        if main:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, alarm)
     if swallowed:
         raise swallowed[0]
     if time.monotonic() - start > NOTICE_AFTER:

@@ -223,7 +223,7 @@ def _probe_parallel(ctx: Context, board: Board, deadline: Deadline, workers: int
     import multiprocessing as mp
 
     from ..errors import ChildDied
-    from ..runtime.child import death, stop
+    from ..runtime.child import death, held, stop
 
     fork = mp.get_context("fork")
     conns, procs = [], []
@@ -232,10 +232,11 @@ def _probe_parallel(ctx: Context, board: Board, deadline: Deadline, workers: int
             mine, theirs = fork.Pipe()
             proc = fork.Process(target=_worker, args=(theirs, os.getpid(), ctx, deadline),
                                 daemon=True)
-            proc.start()
+            with held():
+                proc.start()
+                procs.append(proc)
             theirs.close()
             conns.append(mine)
-            procs.append(proc)
         while True:
             shares = _shares(board.unknown_cells(), workers)
             for conn, cells in zip(conns, shares[1:]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -45,6 +46,7 @@ def settle(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held while it was forked
     try:
         import ctypes
 
@@ -59,6 +61,24 @@ def settle(parent: int) -> None:
             f.write("1000")
     except OSError:  # pragma: no cover - not Linux, or no /proc
         pass
+
+
+#: the signals held back while a child is forked (:func:`held`)
+HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back in this thread while a child is started and recorded:
+    the child begins with them blocked until :func:`settle` has set it up (a Ctrl-C to the
+    whole process group once reached a child inside Python's at-fork handlers, which
+    printed a traceback), and this thread gets a held signal once the child is on record,
+    so that it is stopped with the others."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def allow_children() -> None:
@@ -151,9 +171,10 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         for fn, args in jobs:
             parent, child = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_child, args=(child, os.getpid(), fn, args), daemon=True)
-            proc.start()
+            with held():
+                proc.start()
+                procs.append(proc)
             child.close()
-            procs.append(proc)
             conns.append(parent)
         pending = dict(zip(conns, procs))
         winner: Connection | None = None
