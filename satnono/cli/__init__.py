@@ -87,13 +87,11 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
     except Interrupted as exc:
         say(f"satnono: {exc.message}")
         return exc.status
-    except KeyboardInterrupt:
-        say("satnono: interrupted; the work is incomplete and no file was written")
-        return ExitStatus.INTERRUPTED
-    except ImportError as exc:
+    except (KeyboardInterrupt, ImportError) as exc:
         # a compiled extension interrupted while it loads (OR-Tools' does) reports the
-        # Ctrl-C as an ImportError caused by it
-        if not isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+        # Ctrl-C as an ImportError caused by it; any other ImportError is not ours to word
+        if isinstance(exc, ImportError) and not isinstance(exc.__cause__ or exc.__context__,
+                                                           KeyboardInterrupt):
             raise
         say("satnono: interrupted; the work is incomplete and no file was written")
         return ExitStatus.INTERRUPTED

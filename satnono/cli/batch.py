@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..backends import BACKENDS
-from ..errors import UsageError
+from ..errors import Interrupted, UsageError
 from .options import SubParsers, add_timeout, add_where, say, whole
 from .status import ExitStatus
 
@@ -56,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
             records.append(record)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Interrupted)
         where = f"; rerun with -o {args.output} to go on" if args.output else ""
-        how = getattr(exc, "message", "interrupted").split(":")[0]
-        say(f"satnono: {how}: {len(records)} of {len(todo)} puzzle(s) done{where}")
-        return int(getattr(exc, "status", ExitStatus.INTERRUPTED))
+        told = Interrupted.saying(exc, f"{len(records)} of {len(todo)} puzzle(s) done{where}")
+        say(f"satnono: {told.message}")
+        return told.status
     finally:
         runner.close()
         if out is not sys.stdout:

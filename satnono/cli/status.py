@@ -46,10 +46,8 @@ def status_of(exc: SatnonoError) -> ExitStatus:
 
 def stopped(exc: KeyboardInterrupt, found: int, output: str | None) -> Interrupted:
     """Ctrl-C or SIGTERM during a search: what was found, and that nothing was written."""
-    status = exc.status if isinstance(exc, Interrupted) else int(ExitStatus.INTERRUPTED)
-    how = "interrupted" if status == ExitStatus.INTERRUPTED else "terminated"
     file = f"; {output} was not written" if output not in (None, "-") else ""
-    return Interrupted(f"{how}: {found} solution(s) found, search incomplete{file}", status)
+    return Interrupted.saying(exc, f"{found} solution(s) found, search incomplete{file}")
 
 
 #: what ``--verify`` found: agreement, disagreement, or no answer from native in time

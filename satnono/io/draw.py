@@ -48,12 +48,9 @@ def layout(puzzle: Puzzle, cell: int | None, clues: bool) -> Layout:
     w, h = puzzle.width, puzzle.height
     cell = max(14, min(28, 900 // max(w, h))) if clues else max(2, min(24, 1000 // max(w, h)))
     lay = _layout(puzzle, cell, clues)
-    while lay.width * lay.height > MAX_PIXELS and cell > 1:
-        cell = max(1, int(cell * (MAX_PIXELS / (lay.width * lay.height)) ** 0.5))
+    while lay.width * lay.height > MAX_PIXELS and cell > 1:  # at most 27 steps down
+        cell -= 1
         lay = _layout(puzzle, cell, clues)
-        if lay.width * lay.height > MAX_PIXELS:
-            cell -= 1
-            lay = _layout(puzzle, cell, clues)
     return lay
 
 

@@ -63,7 +63,12 @@ def usable(puzzle: Puzzle) -> bool:
     compiled code not turned off. Whether it loads is :func:`available`'s to say, asked
     only once line logic has not settled the puzzle, so that an easy puzzle never loads
     (or, on a new installation, compiles) it."""
-    return puzzle.palette.black_and_white and os.environ.get(DISABLE, "") in ("", "0")
+    return puzzle.palette.black_and_white and not _turned_off()
+
+
+def _turned_off() -> bool:
+    """:data:`DISABLE` is set."""
+    return os.environ.get(DISABLE, "") not in ("", "0")
 
 
 def available() -> bool:
@@ -80,7 +85,7 @@ def available() -> bool:
 
 
 def _load() -> bool:
-    if os.environ.get(DISABLE, "") not in ("", "0"):
+    if _turned_off():
         return False
     start = time.monotonic()
     notice = threading.Timer(NOTICE_AFTER, lambda: print(

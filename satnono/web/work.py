@@ -140,10 +140,10 @@ def _colours(img: Any) -> int:
     white = rgb.copy()
     white.paste((255, 255, 255, 255), (0, 0, *rgb.size))
     white.alpha_composite(rgb)
-    found = white.convert("RGB").getcolors(maxcolors=4096)
+    flat = white.convert("RGB")
+    found = flat.getcolors(maxcolors=4096)
     if found is None:
-        pixels = white.convert("RGB").getdata()
-        return PICTURE_COLOURS + 1 if any(max(p) - min(p) > 48 for p in pixels) else 0
+        return PICTURE_COLOURS + 1 if any(max(p) - min(p) > 48 for p in flat.getdata()) else 0
     if not any(max(c) - min(c) > 48 for _, c in found):
         return 0
     return max(1, len(found) - 1)
@@ -154,7 +154,7 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
     (``[row, column, before, after]``, a palette index or -1 for unknown), and the
     solutions; ``first_found`` is the step where the first solution was complete."""
     from ..logic.board import Board
-    from ..logic.events import Event, Found
+    from ..logic.events import Event
     from ..pipeline import solve as run_solve
 
     p = _puzzle(fields["puzzle"], max_cells)
@@ -164,8 +164,8 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
     tail: list[dict[str, Any]] = []
     bridge: dict[tuple[int, int], list[int]] = {}  # cell -> [before, after] of the gap
     dropped = 0
-    changes = 0
-    first_found: int | None = None
+    changes = 0  # in the head
+    in_tail = 0  # in the tail
 
     def diff(board: Board) -> list[list[int]]:
         out = []
@@ -185,14 +185,12 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
                 bridge[(r, c)] = [was, now]
 
     def observe(event: Event, board: Board) -> None:
-        nonlocal dropped, changes, first_found
+        nonlocal dropped, changes, in_tail
         line = event.line
         changed = diff(board)
         step: dict[str, Any] = {"text": event.describe(), "kind": type(event).__name__,
                                 "line": None if line is None else [line.axis, line.index],
                                 "changes": changed}
-        if isinstance(event, Found) and first_found is None and not dropped:
-            first_found = len(head)
         if not dropped and len(head) < MAX_STEPS - LAST_STEPS - 1 and \
                 changes + len(changed) <= MAX_CHANGES // 2:
             head.append(step)
@@ -200,8 +198,11 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
             return
         dropped += 1
         tail.append(step)
-        if len(tail) > LAST_STEPS or sum(len(t["changes"]) for t in tail) > MAX_CHANGES // 2:
-            merge(tail.pop(0))
+        in_tail += len(changed)
+        if len(tail) > LAST_STEPS or in_tail > MAX_CHANGES // 2:
+            oldest = tail.pop(0)
+            in_tail -= len(oldest["changes"])
+            merge(oldest)
 
     started = time.monotonic()
     run = run_solve(p, "native", limit=2, timeout=timeout, observer=observe)
@@ -220,8 +221,7 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
                          "changes": [[r, c, w, n] for (r, c), (w, n) in bridge.items()
                                      if w != n]}]
     steps = steps + tail
-    if first_found is None:
-        first_found = next((i for i, st in enumerate(steps) if st["kind"] == "Found"), None)
+    first_found = next((i for i, st in enumerate(steps) if st["kind"] == "Found"), None)
     return {"solutions": found, "ending": run.ending.value if run.ending else None,
             "verdict": run.verdict.value if run.verdict else None, "steps": steps,
             "dropped": dropped - len(tail), "first_found": first_found,

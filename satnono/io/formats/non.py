@@ -224,11 +224,9 @@ def _chars(goal: list[list[str]], palette: Palette, path: str | None) -> tuple[s
     char = {c.name: c.char for c in palette.colours}
     try:
         return tuple("".join([char[name] for name in row]) for row in goal)
-    except KeyError:  # a colour the palette does not have: its own message
+    except KeyError as missing:  # a colour the palette does not have: the palette says so
         try:
-            for row in goal:
-                for name in row:
-                    palette.index(name)
+            palette.index(missing.args[0])
         except InvalidPuzzle as exc:
             raise ParseError(str(exc), path, None) from None
         raise

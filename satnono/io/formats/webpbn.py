@@ -115,7 +115,7 @@ def read(text: str, path: str | None = None) -> list[Puzzle]:
         puzzle_els, set_source = [top], None
     elif top.tag == "puzzleset":
         puzzle_els = top.findall("puzzle")
-        set_source = (top.find("source") or _El("", {}, 0)).value()
+        set_source = _meta(top, "source")
     else:
         raise ParseError(f"the document is a <{top.tag}>, expected <puzzleset> or <puzzle>",
                          path, top.line)
@@ -150,7 +150,8 @@ def _puzzle(pel: _El, path: str | None, set_source: str | None) -> Puzzle:
     where: dict[str, tuple[int, ...]] = {}
     for which, sec in sections.items():
         lines = []
-        for lel in sec.findall("line"):
+        line_els = sec.findall("line")
+        for lel in line_els:
             blocks = []
             for cnt in lel.findall("count"):
                 colour = cnt.get("color") or default
@@ -167,12 +168,12 @@ def _puzzle(pel: _El, path: str | None, set_source: str | None) -> Puzzle:
                 blocks.append(Block(length, colour))
             lines.append(tuple(blocks))
         clues[which] = lines
-        where[which] = tuple(lel.line for lel in sec.findall("line"))
+        where[which] = tuple(lel.line for lel in line_els)
     palette = _palette(declared, background, used, path)
     if palette.black_and_white:
         clues = {k: [tuple(Block(b.length) for b in c) for c in v] for k, v in clues.items()}
-    source = (pel.find("source") or _El("", {}, 0)).value() or set_source
-    ident = (pel.find("id") or _El("", {}, 0)).value()
+    source = _meta(pel, "source") or set_source
+    ident = _meta(pel, "id")
     if ident:
         source = f"{source} {ident}" if source else ident
     p = Puzzle(clues["rows"], clues["columns"], title=_meta(pel, "title"),
@@ -184,6 +185,7 @@ def _puzzle(pel: _El, path: str | None, set_source: str | None) -> Puzzle:
 
 
 def _meta(pel: _El, tag: str) -> str | None:
+    """The text of ``pel``'s first ``<tag>``, stripped; None when there is none."""
     el = pel.find(tag)
     return el.value() if el is not None else None
 
