@@ -23,12 +23,11 @@ import random
 import time
 from multiprocessing import Pool
 
-from satnono.backends.sat import CADICAL_FOCUSED, DEFAULT_SOLVER, new_solver, steer
+from satnono.backends.solver import CADICAL_FOCUSED, DEFAULT_SOLVER, new_solver, steer
 from satnono.bench.runner import machine
 from satnono.bench.suites import index_rows, puzzle_of, survey, tcga2015
-from satnono.encode.residual import residual
-from satnono.logic.context import Context
 from satnono.model.puzzle import Puzzle, Solution, puzzle_from_picture
+from satnono.pipeline import residual
 
 from .corpus import present
 from .workers import RESULTS, slowest
@@ -100,7 +99,7 @@ def search(clauses: list[list[int]], cells: list[int], setting: str, budget: int
 
 def measure(job: tuple[str, str, Puzzle, list[str], int]) -> tuple[str, str, dict] | None:
     tag, name, puzzle, settings, budget = job
-    enc = residual(Context(puzzle)).encoding
+    enc = residual(puzzle).encoding
     if enc is None:  # solved (or refuted) by propagation and probing: no search to pick
         return None
     cells = list(enc.cells.values())

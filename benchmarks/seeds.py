@@ -16,21 +16,21 @@ import argparse
 import statistics
 import time
 
-from satnono.backends.sat import DEFAULT_SOLVER, _enumerate
+from satnono.backends.solver import DEFAULT_SOLVER, enumerate_models
 from satnono.bench.runner import machine
 from satnono.encode.block_start import block_start_cnf
-from satnono.encode.residual import decode, residual
-from satnono.logic.context import Context
+from satnono.encode.residual import decode
 from satnono.model.puzzle import Puzzle, Solution, is_solution
+from satnono.pipeline import residual
 
 from .corpus import survey_named
 
 
 def sat_time(p: Puzzle, seed: int) -> float:
     start = time.monotonic()
-    enc = residual(Context(p)).encoding
+    enc = residual(p).encoding
     if enc is not None:
-        for true in _enumerate(DEFAULT_SOLVER, enc.clauses, list(enc.cells.values()), 2,
+        for true in enumerate_models(DEFAULT_SOLVER, enc.clauses, list(enc.cells.values()), 2,
                                seed=seed):
             _check(p, decode(enc, true))
     return time.monotonic() - start
@@ -39,7 +39,7 @@ def sat_time(p: Puzzle, seed: int) -> float:
 def plain_time(p: Puzzle, seed: int) -> float:
     start = time.monotonic()
     clauses, cells, _ = block_start_cnf(p)
-    for true in _enumerate(DEFAULT_SOLVER, clauses, list(cells.values()), 2, tuned=False,
+    for true in enumerate_models(DEFAULT_SOLVER, clauses, list(cells.values()), 2, tuned=False,
                            seed=seed):
         _check(p, [sum(1 << c for c in range(p.width) if cells[(r, c)] in true)
                    for r in range(p.height)])

@@ -1,17 +1,21 @@
-"""The pipeline, top to bottom: validate → presolve → encode → solve → verify.
+"""The pipeline, top to bottom: parse → validate → presolve → encode → search → verify.
 
 ::
 
     puzzle = satnono.load("cup.non")     # parse (satnono.io.formats), validated on the way in
-    run = satnono.solve(puzzle)          # validate, pick the backend, start it lazily:
-                                         #   presolve (propagate, probe)   satnono.logic
-                                         #   encode what is left           satnono.encode
-                                         #   search                        satnono.backends
+    run = satnono.solve(puzzle)          # validate, pick the backend; then, lazily (stages):
+                                         #   presolve: propagate, probe    satnono.logic
+                                         #   search what is left           satnono.backends
+                                         #     (encoding it as it needs:   satnono.encode)
     for solution in run: ...             # each solution verified against the clues here
     run.ending, run.stats                # why the list ended, what it took
 
-Every consumer — the command line, ``count``, ``check``, ``bench``, the native
-cross-check — goes through :func:`solve`, so no solution reaches anyone unchecked.
+The search stage encodes, not the pipeline: the sat backend's compiled search settles
+most puzzles before a CNF is worth building, and CP-SAT takes a model, not a CNF. The
+consumers that want the CNF itself (``count``, ``check``, ``satnono encode``) get it from
+:func:`residual`: the same presolve, then the encoding. The command line, ``count``,
+``check``, ``bench`` and the native cross-check go through :func:`solve` or
+:func:`residual`, and every solution they report passes :func:`check`.
 """
 
 from __future__ import annotations
@@ -19,16 +23,22 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from .backends import DEFAULT
+from .backends import DEFAULT, Backend
 from .backends import backend as backend_row
 from .errors import InvalidPuzzle, SearchTimeout, UsageError, WrongSolution
+from .logic.board import Board
 from .logic.context import Context, Stats
-from .logic.events import Observer
+from .logic.events import Found, Observer
 from .model.puzzle import Puzzle, is_solution, validate
 from .model.solution import Solution
-from .model.verdict import Ending, Verdict
-from .runtime.deadline import Deadline
+from .model.verdict import Depth, Ending, Verdict
+from .runtime.deadline import NO_DEADLINE, Deadline
+
+if TYPE_CHECKING:
+    from .encode.residual import Residual
+    from .logic.presolve import Presolved
 
 #: solutions looked for when the caller wants to know whether a puzzle is unique
 UNIQUENESS_LIMIT = 2
@@ -56,7 +66,7 @@ class Run(Iterator[Solution]):
         self._ctx = ctx
         #: when the time limit started (before the backend loaded its solver library)
         self._started = time.monotonic() if started is None else started
-        self._stopped: float | None = None
+        self.stopped_count: float | None = None
 
     @property
     def stats(self) -> Stats:
@@ -72,7 +82,7 @@ class Run(Iterator[Solution]):
 
     @property
     def seconds(self) -> float:
-        return (self._stopped or time.monotonic()) - self._started
+        return (self.stopped_count or time.monotonic()) - self._started
 
     @property
     def verdict(self) -> Verdict | None:
@@ -90,7 +100,7 @@ class Run(Iterator[Solution]):
         return self
 
     def __next__(self) -> Solution:
-        if self._stopped is not None:
+        if self.stopped_count is not None:
             raise StopIteration
         if self.limit is not None and self.found >= self.limit:
             self._end(Ending.LIMIT)
@@ -116,14 +126,14 @@ class Run(Iterator[Solution]):
 
     def _end(self, ending: Ending | None) -> None:
         self.ending = ending
-        self._stopped = time.monotonic()
+        self.stopped_count = time.monotonic()
         close = getattr(self._solutions, "close", None)
         if close is not None:
             close()
 
     def close(self) -> None:
         """Stop the search (and any solver process) now."""
-        if self._stopped is None:
+        if self.stopped_count is None:
             self._end(Ending.LIMIT if self.found else None)
 
     def __enter__(self) -> Run:
@@ -189,18 +199,56 @@ def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
     started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle, observer=observer)
-    solutions = chosen.run(puzzle, ctx=ctx, deadline=deadline, limit=limit, **options)
+    solutions = stages(chosen, ctx, deadline, limit, options)
     return Run(puzzle, chosen.name, solutions, ctx, limit, deadline, started)
 
 
-def summary(found: int, limit: int | None, ending: Ending | None) -> str:
-    """What a run's solutions say, in the words ``satnono solve`` uses."""
-    if ending is Ending.TIME_LIMIT or ending is None:
-        return f"search incomplete: {found} solution(s) found before the time limit"
-    if found == 0:
-        return "no solution"
-    if ending is Ending.ALL_FOUND or limit is None or found < limit:
-        return "unique solution" if found == 1 else f"{found} solutions (all found)"
-    if limit == UNIQUENESS_LIMIT and found == UNIQUENESS_LIMIT:
-        return "not unique: at least 2 solutions (showing the first)"
-    return f"{found} solution(s) shown (limit reached; there may be more)"
+def stages(row: Backend, ctx: Context, deadline: Deadline, limit: int | None,
+           options: dict[str, object]) -> Iterator[Solution]:
+    """The stages after validation, run as the solutions are asked for: presolve as deep
+    as the backend wants, then its search over what is left (:class:`Run` verifies)."""
+    row.check_limit(limit, options)
+    start = presolved(ctx, row.depth_with(options), deadline, compiled=row.compiled,
+                      workers=options.get("workers", 1))
+    if start.board is None:
+        return  # the clues contradict
+    if start.board.solved():  # logic alone: no search needed
+        ctx.stats.solutions += 1
+        if ctx.observer is not None:
+            ctx.observer(Found(1), start.board)
+        yield start.board.to_solution()
+        return
+    yield from row.run(start, ctx=ctx, deadline=deadline, limit=limit, **options)
+
+
+def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
+              compiled: bool = True, workers: object = 1, board: Board | None = None
+              ) -> Presolved:
+    """The presolve stage: logic to ``depth`` from ``board`` (or an open board), in the
+    compiled engine where ``compiled`` allows and it runs (black and white), else in
+    Python with probing shared by ``workers`` processes."""
+    from .logic.presolve import Presolved, presolve
+
+    if depth is Depth.OPEN:
+        return Presolved(board if board is not None else ctx.board())
+    return presolve(ctx, probing=depth is Depth.PROBED, deadline=deadline,
+                    workers=workers if isinstance(workers, int) else 1, board=board,
+                    compiled=compiled and ctx.observer is None)
+
+
+def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
+             workers: int = 1, board: Board | None = None, depth: Depth = Depth.PROBED
+             ) -> Residual:
+    """Presolve, then encode what is left as CNF: the residual every CNF consumer (the
+    sat backend's handover, ``count``, ``check``, ``satnono encode``) works on.
+
+    >>> from satnono import Puzzle
+    >>> res = residual(Puzzle(((1,), (1,)), ((1,), (1,))))
+    >>> len(res.encoding.cells), res.contradiction
+    (4, False)
+    """
+    from .encode.residual import residual as encode_residual
+
+    ctx = puzzle if isinstance(puzzle, Context) else Context(puzzle)
+    start = presolved(ctx, depth, deadline, workers=workers, board=board)
+    return encode_residual(ctx, start, deadline)

@@ -6,8 +6,9 @@ import itertools
 import signal
 
 import pytest
+from hypothesis import settings
 
-from satnono.bench.suites import corpus_dir, index_rows, path_of, pick, puzzle_of
+from satnono.io.corpus import corpus_dir, index_rows, path_of, pick, puzzle_of
 from satnono.model.puzzle import Colour, Palette, Puzzle, colour_runs, lengths
 from satnono.model.solution import Solution, line_clue
 
@@ -31,9 +32,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      "each property test's examples")
 
 
+#: Hypothesis profiles: ``ci`` (the full suite) runs every property test's examples,
+#: ``dev`` (the fast tier's) a tenth; ``--hypothesis-profile NAME`` picks one by hand.
+#: A test asks for its examples with :func:`examples`, which scales by the profile.
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=10)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     global FAST
     FAST = bool(config.getoption("--fast"))
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile("dev" if FAST else "ci")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -46,9 +56,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def examples(n: int) -> int:
-    """How many examples a property test runs: ``n`` in the full suite, a tenth (at least
-    5) in the fast tier. Test modules are imported after ``--fast`` is read."""
-    return max(5, n // 10) if FAST else n
+    """How many examples a property test runs: ``n`` under the ``ci`` profile (the full
+    suite), a tenth (at least 5) under ``dev`` (the fast tier): ``n`` scaled by the loaded
+    profile's ``max_examples`` against Hypothesis' default of 100. Test modules are
+    imported after the profile is loaded."""
+    return max(5, n * settings.default.max_examples // 100)
 
 
 def corpus_rows() -> list[dict]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from satnono import Puzzle, is_solution, puzzle_from_picture, solve
 from satnono.backends import BACKENDS
-from satnono.backends.sat import searches
+from satnono.backends.solver import searches
 from satnono.errors import UnknownOption, UnsupportedSolver, UsageError
 from satnono.io.formats import read_file
 
@@ -90,15 +90,15 @@ def test_other_incremental_solvers_enumerate_the_same(solver):
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
     # the benchmarks time each puzzle over seeds (benchmarks/seeds.py), tuned or not
-    from satnono.backends.sat import _enumerate
+    from satnono.backends.solver import enumerate_models
     from satnono.encode.block_start import block_start_cnf
 
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
     clauses, cells, _ = block_start_cnf(p)
     cell_vars = list(cells.values())
-    plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
+    plain = {frozenset(m) for m in enumerate_models("cadical195", clauses, cell_vars, None)}
     for tuned in (True, False):
-        seeded = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
+        seeded = [frozenset(m) for m in enumerate_models("cadical195", clauses, cell_vars, None,
                                                    tuned=tuned, seed=seed)]
         assert len(seeded) == len(set(seeded)) == 120
         assert set(seeded) == plain
@@ -107,15 +107,15 @@ def test_a_cadical_seed_leaves_the_solutions_unchanged(seed):
 @pytest.mark.parametrize("search", searches(4))
 def test_every_racing_search_finds_the_same_solutions(search):
     # forced phases, focused mode and seeds steer the search, never what it finds
-    from satnono.backends.sat import _enumerate
+    from satnono.backends.solver import enumerate_models
     from satnono.encode.block_start import block_start_cnf
 
     seed, forced, focused = search
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
     clauses, cells, _ = block_start_cnf(p)
     cell_vars = list(cells.values())
-    plain = {frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None)}
-    steered = [frozenset(m) for m in _enumerate("cadical195", clauses, cell_vars, None,
+    plain = {frozenset(m) for m in enumerate_models("cadical195", clauses, cell_vars, None)}
+    steered = [frozenset(m) for m in enumerate_models("cadical195", clauses, cell_vars, None,
                                                 seed=seed, forced=forced, focused=focused)]
     assert len(steered) == len(set(steered)) == 120
     assert set(steered) == plain
@@ -128,8 +128,7 @@ def test_racing_searches_differ():
 
 @pytest.mark.parametrize("seed", range(10))
 def test_racing_sat_workers_find_the_same_solutions(seed):
-    from satnono.encode.residual import residual
-    from satnono.logic.context import Context
+    from satnono.pipeline import residual
 
     if seed == 0:  # clues with no picture
         p = Puzzle(((1,), (1,), (1, 1)), ((1,), (1, 1), (1,)))
@@ -140,7 +139,7 @@ def test_racing_sat_workers_find_the_same_solutions(seed):
         while True:  # a picture that line solving and probing leave to the SAT solver
             w, h = rng.randint(3, 20), rng.randint(3, 20)
             p = puzzle_from_picture(random_picture(rng, w, h, rng.choice([0.3, 0.5, 0.7])))
-            if residual(Context(p)).encoding is not None:
+            if residual(p).encoding is not None:
                 break
     limit = 300
     one = list(solve(p, "sat", limit=limit))

@@ -88,6 +88,7 @@ def test_limit_and_all(tmp_path, capsys):
     assert len(json.loads(capsys.readouterr().out)["solutions"]) == 7
 
 
+@pytest.mark.full  # processes of processes: seconds
 def test_workers_in_solve_count_check_and_refused_by_native(tmp_path, capsys):
     p = tmp_path / "perm.json"
     p.write_text(json.dumps({"rows": [[1]] * 5, "columns": [[1]] * 5}))
@@ -109,15 +110,18 @@ def test_workers_in_solve_count_check_and_refused_by_native(tmp_path, capsys):
     assert r.returncode == 2 and "--workers goes with --backend sat or cpsat" in r.stderr
 
 
+@pytest.mark.full  # fresh processes: seconds
 def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):
     p = tmp_path / "perm.json"
-    p.write_text(json.dumps({"rows": [[1]] * 9, "columns": [[1]] * 9}))  # 362880 solutions
+    p.write_text(json.dumps({"rows": [[1]] * 10, "columns": [[1]] * 10}))  # 3,628,800
     out = tmp_path / "out.sol"
-    r = run("solve", str(p), "-o", str(out), "--timeout", "0.5")
+    # 1.5 s: loading the compiled code takes up to half a second of it, and with 0.5 s the
+    # time sometimes ran out before the first solution (1 run in 3 here)
+    r = run("solve", str(p), "-o", str(out), "--timeout", "1.5")
     assert r.returncode == 3
     assert "search incomplete" in r.stderr and not out.exists()
     assert list(tmp_path.iterdir()) == [p]  # no temporary file left behind either
-    r = run("solve", str(p), "-o", str(tmp_path / "o.json"), "--timeout", "0.5", "--all")
+    r = run("solve", str(p), "-o", str(tmp_path / "o.json"), "--timeout", "1.5", "--all")
     data = json.loads((tmp_path / "o.json").read_text())
     assert r.returncode == 3 and data["complete"] is False and data["solutions"]
 
@@ -196,6 +200,7 @@ def test_a_failed_rename_leaves_neither_file_nor_temporary(tmp_path, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.full  # a fresh process each: seconds
 @pytest.mark.parametrize("name", ["car.dat", "cup.non", "key.non"])
 def test_dash_reads_the_puzzle_from_standard_input(tmp_path, name):
     """No file name, so no extension: the format comes from the content alone."""
@@ -269,6 +274,7 @@ def test_help_does_not_import_solver_backends():
     assert r.stdout.strip() == "False"
 
 
+@pytest.mark.full  # fresh processes: seconds
 def test_count_prints_the_number_and_how(tmp_path):
     r = run("count", str(PUZZLES / "two.dat"))
     assert r.returncode == 0 and r.stdout == "2\n"
@@ -301,7 +307,7 @@ def test_verify_agrees_and_reports_a_disagreement(monkeypatch, capsys):
 
     real = sat.solutions
     # a broken backend that loses the second solution
-    monkeypatch.setattr(sat, "solutions", lambda p, **kw: iter(list(real(p, **kw))[:1]))
+    monkeypatch.setattr(sat, "solutions", lambda s, **kw: iter(list(real(s, **kw))[:1]))
     assert main(["solve", str(PUZZLES / "two.dat"), "--all", "--verify"]) == 4
     err = capsys.readouterr().err
     assert "sat found 1 solution(s), native 2" in err
@@ -314,12 +320,13 @@ def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_p
     import signal
 
     import satnono.backends.sat as sat
+    import satnono.backends.solver as solver
 
     def killed(*args):  # what the kernel does to a process when memory runs out
         os.kill(os.getpid(), signal.SIGKILL)
         yield []
 
-    monkeypatch.setattr(sat, "_steered", killed)
+    monkeypatch.setattr(solver, "_steered", killed)
     monkeypatch.setattr(sat, "BUDGET", 0)  # the compiled search would settle it first
     out = tmp_path / "out.sol"
     assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "-o", str(out)]) == 6

@@ -166,12 +166,19 @@ def test_auto_counts_past_its_threshold_with_ganak_in_colour():
 
 
 def test_a_black_and_white_picture_in_a_colour_palette_has_the_same_solutions():
+    """One colour used of two: the colour paths, the black-and-white picture's solutions
+    (every stage against its twin: tests/test_twins.py)."""
     rng = random.Random(5)
     for _ in range(10):
         grid = random_colour_grid(rng, 5, 5, 1, 0.55)
         bw = puzzle_from_colours(grid, palette(1))
-        assert bw.palette.black_and_white
-        assert set(found(bw, "sat")) == brute_colour_solutions(bw) == set(found(bw, "native"))
+        in_colour = puzzle_from_colours(grid, palette(2))  # red unused
+        assert bw.palette.black_and_white and not in_colour.palette.black_and_white
+        want = brute_colour_solutions(bw)
+        assert set(found(bw, "sat")) == want == set(found(bw, "native"))
+        assert set(found(in_colour, "sat")) == brute_colour_solutions(in_colour)
+        assert set(found(in_colour, "native")) == brute_colour_solutions(in_colour)
+        assert len(brute_colour_solutions(in_colour)) == len(want)
 
 
 @settings(max_examples=examples(40), deadline=None)

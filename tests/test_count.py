@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
+from satnono.io.words import count_words
 
 from .conftest import (
     brute_solutions,
@@ -82,9 +83,9 @@ def test_no_solution_counts_zero_everywhere():
     assert not brute_solutions(p)
     assert set(every_count(p).values()) == {0}
     res = count(p)
-    assert res.method == "propagation" and "refute the clues" in res.describe()
+    assert res.method == "propagation" and "refute the clues" in count_words(res)
     one = count(Puzzle(((2,), (1,)), ((2,), (1,))))
-    assert one.count == 1 and "leave one picture" in one.describe()
+    assert one.count == 1 and "leave one picture" in count_words(one)
 
 
 def test_timeout_gives_a_lower_bound_marked_incomplete():

@@ -61,7 +61,7 @@ def test_the_library_without_numba_searches_in_python():
         "n = 5\n"
         "p = satnono.Puzzle(((1,),) * n, ((1,),) * n)\n"
         "print(len(list(satnono.solve(p))), satnono.count(p).count)\n"
-        "from satnono.logic import fast\n"
+        "from satnono.logic import compiled as fast\n"
         "print(fast.available())\n")
     proc = _run(code)
     assert proc.returncode == 0, proc.stderr
@@ -87,7 +87,7 @@ def test_a_puzzle_line_logic_settles_never_loads_the_compiled_code():
     code = ("import sys, satnono\n"
             f"p = satnono.load({str(PUZZLES / 'car.dat')!r})\n"
             "assert len(list(satnono.solve(p))) == 1\n"
-            "print('numba' in sys.modules, 'satnono.logic.kernel' in sys.modules)\n")
+            "print('numba' in sys.modules, 'satnono.logic.compiled.kernel' in sys.modules)\n")
     proc = _run(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["False", "False"] and proc.stderr == ""

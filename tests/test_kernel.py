@@ -11,8 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from satnono import solve
-from satnono.logic import kernel
-from satnono.logic.fast import Search
+from satnono.logic.compiled import Search, kernel
 from satnono.logic.line import narrow
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
@@ -179,7 +178,7 @@ def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
     what its probes were when the search comes back to it. Without room to keep them
     (MEMORY 0) every probe runs again after a backtrack: the same search node for node,
     the same solutions in the same order, more line solves."""
-    from satnono.logic import fast
+    from satnono.logic import compiled as fast
 
     rng = random.Random(11)
     fewer = 0
@@ -205,7 +204,7 @@ def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
     the same solutions again, with noise and the other value first; what comes out is
     still exactly ``limit`` of the puzzle's solutions (or all, when fewer), each once, and
     ``done`` only when a run went through the whole tree."""
-    from satnono.logic import fast
+    from satnono.logic import compiled as fast
 
     every = brute_solutions(puzzle)
     old = fast.RESTARTS
@@ -224,7 +223,7 @@ def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
 def test_restarts_happen_and_the_search_still_ends():
     """The 5! permutation matrices asked for two at a time with a restart after every
     node: several runs, and asking on for all goes through the whole tree."""
-    from satnono.logic import fast
+    from satnono.logic import compiled as fast
 
     p = Puzzle(rows=((1,),) * 5, columns=((1,),) * 5)
     old = fast.RESTARTS

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from satnono import SearchTimeout, puzzle_from_picture
-from satnono.backends import sat
+from satnono.backends import sat, solver
 from satnono.cli import main
 from satnono.encode import residual as encoding
 from satnono.errors import OutOfMemory
-from satnono.logic.context import Context
+from satnono.pipeline import residual
 from satnono.runtime import memory
 from satnono.runtime.deadline import Deadline
 
@@ -41,24 +41,24 @@ def test_encoding_stops_when_the_solver_could_not_hold_what_it_made(monkeypatch)
     with pytest.raises(OutOfMemory, match=r"out of memory encoding the puzzle: a SAT "
                        r"solver's copy of \d+ clauses of the residual CNF needs about "
                        r"0\.00 GB, more than the 0\.00 GB this process can still take"):
-        encoding.residual(Context(open_puzzle()))
+        residual(open_puzzle())
     # with room enough the same CNF comes out whole
     monkeypatch.setattr(memory, "available", lambda: 2**40)
-    enc = encoding.residual(Context(open_puzzle())).encoding
+    enc = residual(open_puzzle()).encoding
     assert enc is not None and len(enc.clauses) > 200
 
 
 def test_the_solver_is_not_loaded_without_room(monkeypatch):
     monkeypatch.setattr(memory, "available", lambda: 2 * memory.BYTES_PER_CLAUSE)
     with pytest.raises(OutOfMemory, match="out of memory loading the SAT solver"):
-        sat.new_solver("cadical195", [[1, 2], [-1], [2, 3]])
-    with sat.new_solver("cadical195", [[1, 2], [-1]]) as s:  # two clauses fit
+        solver.new_solver("cadical195", [[1, 2], [-1], [2, 3]])
+    with solver.new_solver("cadical195", [[1, 2], [-1]]) as s:  # two clauses fit
         assert s.solve()
 
 
 def test_encoding_keeps_the_deadline(monkeypatch):
     monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
-    board = encoding.residual(Context(open_puzzle())).board
+    board = residual(open_puzzle()).board
     assert board is not None
     with pytest.raises(SearchTimeout):
         encoding.encode(open_puzzle(), board, Deadline(time.monotonic() - 1, 1.0))

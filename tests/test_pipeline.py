@@ -19,7 +19,7 @@ from satnono.errors import (
     UsageError,
     WrongSolution,
 )
-from satnono.logic import fast
+from satnono.logic import compiled as fast
 from satnono.logic.events import Event, Found, LineSolved
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -73,7 +73,10 @@ def test_the_stats_tell_what_logic_fixed_and_how_big_the_cnf_was():
     assert run.stats.variables > 25 and run.stats.clauses > 0
     run = solve(PERM5, "cpsat", limit=1)
     list(run)
-    assert run.stats.fixed == -1  # cpsat does not probe: nothing to tell
+    assert run.stats.fixed == 0 and run.stats.line_solves > 0  # lines, then CP-SAT
+    run = solve(PERM5, "plain-cpsat", limit=1)
+    list(run)
+    assert run.stats.fixed == -1 and run.stats.line_solves == 0  # no logic: nothing to tell
 
 
 def test_closing_a_run_stops_it():
@@ -105,7 +108,8 @@ def test_an_unknown_backend_is_its_own_error():
 def test_a_wrong_grid_from_a_backend_is_a_bug_report_not_a_solution(monkeypatch, capsys):
     import satnono.backends.sat as sat
 
-    def broken(puzzle, **kw):
+    def broken(start, *, ctx, **kw):
+        puzzle = ctx.puzzle
         yield Solution(puzzle.width, (0b11,) * puzzle.height)  # breaks every clue
 
     monkeypatch.setattr(sat, "solutions", broken)

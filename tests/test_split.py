@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from satnono import Block, Palette, Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 from satnono.analyze.split import Part, count_part, count_split, split
+from satnono.io.words import count_words
 from satnono.model.solution import Solution
 
 from .conftest import RGB_PALETTE, brute_solutions, examples, random_picture
@@ -84,7 +85,7 @@ def test_parts_are_disjoint_and_cover_every_solution(w, h, density, seed, parts)
 
 def test_a_split_count_out_of_time_is_a_lower_bound_marked_incomplete():
     res = count_split(permutation(12), 4, "auto", timeout=1.0, workers=2).result
-    assert not res.complete and "time limit" in res.describe()
+    assert not res.complete and "time limit" in count_words(res)
 
 
 @pytest.mark.full

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from satnono import solve
-from satnono.bench.suites import reference_solutions, tournament, tournament_sets
+from satnono.io.corpus import reference_solutions, tournament, tournament_sets
 from satnono.model.solution import line_clue
 
 #: the full suite only (python -m pytest); the fast tier (--fast) leaves these out

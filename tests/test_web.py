@@ -260,9 +260,13 @@ def browser():
 
 
 def _wait(driver, test, timeout: float = 30):
+    """Until ``test`` holds; an element the page replaced while it was read (the verdict
+    is rewritten as the run goes) is read again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(lambda d: test(d))
+    return WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException,)
+                         ).until(lambda d: test(d))
 
 
 def _cell(driver, r: int, c: int):

@@ -36,52 +36,6 @@ class Check:
     def verdict(self) -> Verdict | None:
         return None if self.uniqueness is None else self.uniqueness.verdict
 
-    def lines(self, name: str) -> list[str]:
-        """The report in words; ``name`` is how the puzzle is called."""
-        u = self.uniqueness
-        if u is None:
-            return [f"{name}: no verdict — {self.timeout}"]
-        out: list[str] = []
-        if u.verdict is Verdict.NONE:
-            out.append(f"{name}: no solution (proven)")
-        elif u.verdict is Verdict.UNIQUE:
-            out.append(f"{name}: unique solution (proven)")
-        else:
-            cells = self.puzzle.width * self.puzzle.height
-            if u.complete:
-                differ = f"{len(u.ambiguous)} of {cells} cells differ between solutions"
-                legend = "cells that differ across all solutions ('?'; the rest is forced)"
-            else:
-                differ = (f"at least {len(u.ambiguous)} of {cells} cells differ between "
-                          "solutions (the time limit stopped the search for more)")
-                legend = ("cells found to differ ('?'; the time ran out before the rest "
-                          "was proven)")
-            out.append(f"{name}: NOT unique — more than one solution (proven); {differ}")
-            chars = self.puzzle.palette.chars
-            a, b = (s.strings(chars=chars) for s in u.solutions[:2])
-            out.append("  two solutions:")
-            out.extend(f"    {x}   {y}" for x, y in zip(a, b))
-            out.append(f"  {legend}:")
-            out.extend(f"    {row}" for row in self.ambiguity)
-            if not self.puzzle.palette.black_and_white:
-                names = [c.name for c in self.puzzle.palette.colours]
-                listed = sorted(u.takes.items())
-                out.append("  the colours each of them takes:" + "".join(
-                    f"\n    row {r + 1}, column {c + 1}: {' or '.join(names[k] for k in ks)}"
-                    for (r, c), ks in listed[:12]))
-                if len(listed) > 12:
-                    out.append(f"    and {len(listed) - 12} more (all of them in --json)")
-        if self.switches:
-            sw = self.switches
-            where = ", ".join(f"rows {r + 1}-{r + 2} × columns {c + 1}-{c + 2}"
-                              for r, c in sw[:10])
-            more = f" and {len(sw) - 10} more" if len(sw) > 10 else ""
-            out.append(f"  the goal picture has {len(sw)} 2×2 checkerboard(s) that flip "
-                       f"without changing a clue — redraw there: {where}{more}")
-        if self.rating is not None:
-            out.append(f"  difficulty: {self.rating.describe()}")
-        return out
-
 
 def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
           rating: bool = True) -> Check:

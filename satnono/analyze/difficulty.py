@@ -15,9 +15,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..backends.native import search_colour, search_learning
+from ..backends import backend
 from ..errors import SearchTimeout
 from ..logic.context import Context
+from ..logic.presolve import Presolved
 from ..logic.probe import probe
 from ..logic.propagate import propagate
 from ..model.puzzle import Puzzle
@@ -46,24 +47,6 @@ class Rating:
     #: False when the time ran out first: the puzzle needs at least ``level``, and the
     #: numbers are what was done by then
     finished: bool = True
-
-    def describe(self) -> str:
-        pct = (lambda n: f"{100 * n / self.cells:.0f}%") if self.cells else (lambda n: "-")
-        head = {Level.LINE: "line — line logic alone solves it",
-                Level.PROBE: "probe — solvable without guessing (line logic + probing)",
-                Level.SEARCH: "search — needs guessing (branching)"}[self.level]
-        if not self.finished:
-            head = ("search — needs guessing; the search ran out of time"
-                    if self.level is Level.SEARCH else
-                    f"{self.level} or harder — the time ran out before the rating was done")
-        if self.contradiction:
-            head = f"{self.level} — the clues are refuted at this level (no solution)"
-        parts = [f"line logic fixes {pct(self.by_line)} ({self.by_line}/{self.cells} cells)",
-                 f"probing {pct(self.by_probe)} more",
-                 f"{self.line_solves} line solves, {self.probes} probes"]
-        if self.level is Level.SEARCH:
-            parts.append(f"{self.nodes} search nodes, depth {self.max_depth}")
-        return head + "; " + ", ".join(parts)
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -113,8 +96,9 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
         return result(Level.PROBE, by_line, by_probe)
     found = 0
     try:
-        search = search_colour if ctx.colours > 1 else search_learning
-        for _ in search(ctx, board, deadline=deadline):
+        # the native backend's search from the probed board: the reference, no solver library
+        for _ in backend("native").run(Presolved(board, by_line, by_probe), ctx=ctx,
+                                       deadline=deadline, limit=2):
             found += 1
             if found >= 2:
                 break

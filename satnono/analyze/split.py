@@ -33,7 +33,13 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import check, require_solvable
 from ..runtime.deadline import NO_DEADLINE, Deadline
-from .count import THRESHOLD, CountResult, _Clock, count_residual
+from .counting import (
+    CNF_BACKEND,
+    THRESHOLD,
+    Clock,
+    CountResult,
+    count_residual,
+)
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ def count_part(puzzle: Puzzle, part: Part, method: CountMethod | str = CountMeth
     """The exact count of one part (a lower bound marked incomplete when ``timeout``
     runs out): its cells set, then what :func:`satnono.analyze.count.count` does with the
     sat backend (presolve, the residual CNF enumerated or counted by Ganak)."""
-    clock = _Clock(Deadline.after(timeout))
+    clock = Clock(Deadline.after(timeout))
     board = Context(puzzle).board()
     for r, c, k in part.fixed:
         board.set(r, c, k)
@@ -210,8 +216,8 @@ def count_split(puzzle: Puzzle, parts: int, method: CountMethod | str = CountMet
     120
     """
     method = CountMethod(method)
-    require_solvable(puzzle, "sat")
-    clock = _Clock(Deadline.after(timeout))
+    require_solvable(puzzle, CNF_BACKEND)
+    clock = Clock(Deadline.after(timeout))
     try:
         cut = split(puzzle, parts, clock.deadline)
     except SearchTimeout:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..encode.residual import decode_solution, residual
+from ..backends.solver import DEFAULT_SOLVER
+from ..encode.residual import decode_solution
 from ..errors import SearchTimeout
-from ..logic.context import Context
 from ..model.grid import Cell
 from ..model.puzzle import Puzzle, colour_runs
-from ..model.solution import Solution, line_clue
+from ..model.solution import Solution
 from ..model.verdict import Verdict
-from ..pipeline import check, require_solvable
+from ..pipeline import check, require_solvable, residual
 from ..runtime.deadline import Deadline
 
 
@@ -40,7 +40,7 @@ class Uniqueness:
 
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
-               solver: str = "cadical195", workers: int = 1) -> Uniqueness:
+               solver: str = DEFAULT_SOLVER, workers: int = 1) -> Uniqueness:
     """Prove ``puzzle`` unique, multiple or unsolvable, and find every ambiguous cell.
 
     Raises SearchTimeout when the time runs out before the verdict is proven; when it runs
@@ -53,14 +53,14 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     >>> u.verdict.value, u.ambiguous
     ('multiple', [(0, 0), (0, 1), (1, 0), (1, 1)])
     """
-    from ..backends.sat import check_solver, new_solver, searches
+    from ..backends.solver import check_solver, new_solver, searches
     from ..runtime.child import race
 
     settings = searches(workers)
     check_solver(solver, enumerating=True)
     require_solvable(puzzle)
     deadline = Deadline.after(timeout)
-    res = residual(Context(puzzle), deadline=deadline, workers=workers)
+    res = residual(puzzle, deadline=deadline, workers=workers)
     enc = res.encoding
     if res.board is None:
         return Uniqueness(Verdict.NONE)
@@ -124,7 +124,7 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
               ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls; ``s``
     is the loaded solver (its own copy, in a racing child), steered here."""
-    from ..backends.sat import solve_call, steer
+    from ..backends.solver import solve_call, steer
 
     steer(s, name, seed, forced, focused)
     calls = 1
@@ -155,30 +155,8 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
 
 def switches(goal: Solution) -> list[Cell]:
     """Top-left corners of the 2×2 checkerboards in ``goal`` that flip without changing a
-    clue (the puzzle maker's old rule of thumb): a picture holding one is never unique. In
-    colour, the two colours of a checkerboard swap places (one may be the background)."""
-    if goal.layers:
-        return _colour_switches(goal)
-    w, h = goal.width, len(goal.rows)
-    rows = list(goal.rows)
-    cols = goal.columns()
-    out = []
-    for r in range(h - 1):
-        for c in range(w - 1):
-            a, b = rows[r] >> c & 3, rows[r + 1] >> c & 3
-            if not ((a == 1 and b == 2) or (a == 2 and b == 1)):
-                continue
-            flipped_r = [rows[r] ^ (3 << c), rows[r + 1] ^ (3 << c)]
-            flipped_c = [cols[c] ^ (3 << r), cols[c + 1] ^ (3 << r)]
-            if (line_clue(flipped_r[0], w) == line_clue(rows[r], w)
-                    and line_clue(flipped_r[1], w) == line_clue(rows[r + 1], w)
-                    and line_clue(flipped_c[0], h) == line_clue(cols[c], h)
-                    and line_clue(flipped_c[1], h) == line_clue(cols[c + 1], h)):
-                out.append((r, c))
-    return out
-
-
-def _colour_switches(goal: Solution) -> list[Cell]:
+    clue (the puzzle maker's old rule of thumb): a picture holding one is never unique. The
+    two colours of a checkerboard swap places (in black and white, filled and empty)."""
     w, h = goal.width, goal.height
     grid = [[goal.colour(r, c) for c in range(w)] for r in range(h)]
     out = []

@@ -1,11 +1,15 @@
 """The backends: one table says what each is, where it lives and what it takes.
 
-Every backend is a module with one function,
-``solutions(puzzle, *, ctx, deadline, limit, **options) -> Iterator[Solution]``: the
-solutions of a validated puzzle, lazily, unverified (the pipeline checks each one), in
-whatever order it finds them; ``ctx`` carries the counters and the observer, ``deadline``
-the time limit (the backend raises :class:`~satnono.errors.SearchTimeout` when it passes),
-``limit`` how many solutions are wanted at most (None: all). The command line's choices
+A backend is the search stage of the pipeline (:mod:`satnono.pipeline`): one function,
+``solutions(start, *, ctx, deadline, limit, **options) -> Iterator[Solution]``, over the
+board that presolving left (``start``, a :class:`~satnono.logic.presolve.Presolved`, as
+deep as the row's ``depth`` asks, neither solved nor contradicted): the puzzle's
+solutions, lazily, unverified (the pipeline checks each one), in whatever order it finds
+them; ``ctx`` carries the puzzle, the counters and the observer, ``deadline`` the time
+limit (the backend raises :class:`~satnono.errors.SearchTimeout` when it passes),
+``limit`` how many solutions are wanted at most (None: all). A backend that can refuse an
+option's value only once it knows the limit names a ``check`` function, called before any
+work. The command line's choices
 and help, option checking, ``count``, ``bench`` and the tests all read this table, and the
 module is imported only when the backend runs, so ``satnono --help`` stays instant.
 
@@ -20,12 +24,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UnknownBackend, UnknownOption, UsageError
+from ..model.verdict import Depth
 
 if TYPE_CHECKING:
     from ..logic.context import Context
+    from ..logic.presolve import Presolved
     from ..model.puzzle import Puzzle
     from ..model.solution import Solution
     from ..runtime.deadline import Deadline
@@ -75,21 +81,37 @@ class Backend:
     """One row of the table.
 
     ``entry`` is ``module:function``; ``options`` the keyword options it takes besides
-    ``ctx``, ``deadline`` and ``limit``; ``presolves`` says it propagates and probes first
-    and fills ``ctx.stats`` with what that fixed and the residual CNF's size; ``colour``
+    ``ctx``, ``deadline`` and ``limit``; ``depth`` how far logic goes before it searches
+    (``probing=False`` stops at the lines), and ``compiled`` that the compiled engine may
+    do that logic (the native backend is the Python reference, so not there); ``colour``
     that it solves colour puzzles too (black and white, every backend does); a
-    ``baseline`` is kept to measure satnono against, not to use; ``libraries`` are the
-    solver libraries it imports on its first call (:meth:`warm`).
+    ``baseline`` is kept to measure another backend (``baseline_of``) against, not to use;
+    ``libraries`` are the solver libraries it imports on its first call (:meth:`warm`);
+    ``check`` is ``module:function`` checking options against the limit (see above);
+    ``nodes`` that its search is satnono's own, which counts its nodes in ``ctx.stats``.
     """
 
     name: str
     entry: str
     summary: str
     options: tuple[str, ...] = ()
-    presolves: bool = False
+    depth: Depth = Depth.PROBED
+    compiled: bool = False
     colour: bool = False
-    baseline: bool = False
+    baseline_of: str | None = None
     libraries: tuple[str, ...] = ()
+    check: str | None = None
+    nodes: bool = False
+
+    @property
+    def baseline(self) -> bool:
+        return self.baseline_of is not None
+
+    def depth_with(self, options: dict[str, object]) -> Depth:
+        """How deep presolving goes for these options."""
+        if self.depth is Depth.PROBED and options.get("probing", True) is False:
+            return Depth.LINES
+        return self.depth
 
     def warm(self) -> None:
         """Import this backend and its solver libraries now, in a process that will fork
@@ -110,8 +132,13 @@ class Backend:
         return self.colour or puzzle.palette.black_and_white
 
     def load(self) -> SolveFunction:
-        module, _, function = self.entry.partition(":")
-        return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+        return _function(self.entry)
+
+    def check_limit(self, limit: int | None, options: dict[str, object]) -> None:
+        """Refuse, before any work, an option value this backend cannot use for ``limit``
+        solutions (a solver that cannot enumerate, asked for more than one)."""
+        if self.check is not None:
+            _function(self.check)(limit, **options)
 
     def check_options(self, options: dict[str, object]) -> None:
         """An option this backend does not take, or a value it cannot, is a mistake worth
@@ -123,30 +150,37 @@ class Backend:
                     + (", ".join(self.options) or "none") + ")")
             OPTIONS[name](value)
 
-    def run(self, puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+    def run(self, start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
             **options: object) -> Iterator[Solution]:
         self.check_options(options)
-        return self.load()(puzzle, ctx=ctx, deadline=deadline, limit=limit, **options)
+        return self.load()(start, ctx=ctx, deadline=deadline, limit=limit, **options)
+
+
+def _function(entry: str) -> Callable[..., Any]:
+    module, _, function = entry.partition(":")
+    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
 
 
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("native", "satnono.backends.native:solutions",
             "the line solver with probing and conflict-driven search, no solver library",
-            ("probing", "learning"), colour=True),
+            ("probing", "learning"), colour=True, nodes=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers", "search", "budget"), presolves=True,
-            colour=True, libraries=("pysat.solvers", "satnono.logic.fast")),
+            ("solver", "probing", "workers", "search", "budget"), compiled=True,
+            colour=True, libraries=("pysat.solvers", "satnono.logic.compiled"),
+            check="satnono.backends.solver:check_limit", nodes=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
-            colour=True, libraries=("ortools.sat.python.cp_model",)),
+            depth=Depth.LINES, colour=True, libraries=("ortools.sat.python.cp_model",)),
     Backend("plain-sat", "satnono.backends.plain:sat_solutions",
             "baseline: the whole puzzle as a block-start CNF, no propagation, CaDiCaL",
-            ("solver",), colour=True, baseline=True,
-            libraries=("pysat.solvers", "pysat.card")),
+            ("solver",), depth=Depth.OPEN, colour=True, baseline_of="sat",
+            libraries=("pysat.solvers", "pysat.card"),
+            check="satnono.backends.solver:check_limit"),
     Backend("plain-cpsat", "satnono.backends.plain:cpsat_solutions",
             "baseline: one CP-SAT automaton per line over every cell, no propagation",
-            ("workers",), colour=True, baseline=True,
+            ("workers",), depth=Depth.OPEN, colour=True, baseline_of="cpsat",
             libraries=("ortools.sat.python.cp_model",)),
 )}
 
@@ -160,6 +194,11 @@ def backend(name: str) -> Backend:
     except (KeyError, TypeError):
         raise UnknownBackend(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})"
                              ) from None
+
+
+def baselines() -> list[tuple[str, str]]:
+    """Each baseline and the backend it measures."""
+    return [(b.name, b.baseline_of) for b in BACKENDS.values() if b.baseline_of is not None]
 
 
 def taking(option: str, baselines: bool = False) -> list[str]:

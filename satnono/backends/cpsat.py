@@ -20,7 +20,7 @@ from ..encode.automaton import automaton
 from ..errors import SolverFailed
 from ..logic.board import Board
 from ..logic.context import Context
-from ..logic.propagate import propagate
+from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.deadline import Deadline
@@ -28,43 +28,26 @@ from ..runtime.deadline import Deadline
 _DONE = object()
 
 
-def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
               workers: int = 1) -> Iterator[Solution]:
-    """Line propagation first, then CP-SAT on the lines it leaves open."""
-    return isolated(puzzle, deadline, limit, workers, propagation=True)
-
-
-def isolated(puzzle: Puzzle, deadline: Deadline, limit: int | None, workers: int,
-             propagation: bool) -> Iterator[Solution]:
-    """:func:`automata` in a child process: CP-SAT's time limit is loose (its presolve of
-    hundreds of automata runs seconds past it) and it stops late when asked to, so only a
-    process that can be killed keeps a time limit or Ctrl-C to the second."""
+    """CP-SAT on the lines that propagation left open (the plain baseline: on every
+    line, when ``start`` is the open board)."""
     from ortools.sat.python import cp_model  # noqa: F401  # once here, not in every child
 
     from ..runtime.child import stream
 
-    return stream(_automata, (puzzle, deadline, limit, workers, propagation), deadline,
+    # in a child: CP-SAT's time limit is loose (its presolve of hundreds of automata runs
+    # seconds past it) and it stops late when asked to, so only a process that can be
+    # killed keeps a time limit or Ctrl-C to the second
+    return stream(automata, (ctx.puzzle, start.board, deadline, limit, workers), deadline,
                   what="CP-SAT solver", always=True)
 
 
-def _automata(puzzle: Puzzle, deadline: Deadline, limit: int | None, workers: int,
-              propagation: bool) -> Iterator[Solution]:
-    yield from automata(puzzle, ctx=Context(puzzle), deadline=deadline, limit=limit,
-                        workers=workers, propagation=propagation)
-
-
-def automata(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
-             workers: int, propagation: bool) -> Iterator[Solution]:
-    """The CP-SAT model of the puzzle, enumerated; ``propagation=False`` is the plain
-    baseline: every cell a variable."""
+def automata(puzzle: Puzzle, board: Board, deadline: Deadline, limit: int | None,
+             workers: int) -> Iterator[Solution]:
+    """The CP-SAT model of the puzzle's cells still open on ``board``, enumerated."""
     from ortools.sat.python import cp_model
 
-    board = ctx.board()
-    if propagation and not propagate(ctx, board, deadline=deadline):
-        return
-    if board.solved():
-        yield board.to_solution()
-        return
     model = cp_model.CpModel()
     build = _colour_model if board.colours > 1 else _model
     variables, grid, exclude = build(model, puzzle, board)

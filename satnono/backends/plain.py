@@ -14,17 +14,17 @@ from collections.abc import Iterator
 
 from ..encode.block_start import block_start_cnf
 from ..logic.context import Context
+from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.deadline import Deadline
+from .solver import DEFAULT_SOLVER, enumerate_models
 
 
-def sat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
-                  solver: str = "cadical195") -> Iterator[Solution]:
+def sat_solutions(start: Presolved, *, ctx: Context, deadline: Deadline,
+                  limit: int | None, solver: str = DEFAULT_SOLVER) -> Iterator[Solution]:
     from ..runtime.child import stream
-    from .sat import check_solver
 
-    check_solver(solver, enumerating=limit != 1)
     # encoding included: with a deadline the whole baseline runs where it can be stopped
     make = _colour_grids if ctx.colours > 1 else _grids
     yield from stream(make, (ctx, solver, limit), deadline, what="SAT solver", always=True)
@@ -40,28 +40,26 @@ def _colour_grids(ctx: Context, solver: str, limit: int | None) -> Iterator[Solu
     """Colour: the automaton CNF of every line over every cell (no propagation, no
     probing), solved by CaDiCaL as it comes."""
     from ..encode.residual import decode_solution, encode
-    from .sat import _enumerate
 
     enc = encode(ctx.puzzle, ctx.board())
     if enc.infeasible:
         return
-    for true in _enumerate(solver, enc.clauses, list(enc.cells.values()), limit, tuned=False):
+    for true in enumerate_models(solver, enc.clauses, list(enc.cells.values()), limit, tuned=False):
         yield decode_solution(enc, true)
 
 
 def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]:
     """Row masks of each model of the block-start CNF."""
-    from .sat import _enumerate
-
     clauses, cells, _ = block_start_cnf(puzzle)
     # CaDiCaL as it comes (tuned=False): the baseline is what a user would write first
-    for true in _enumerate(solver, clauses, list(cells.values()), limit, tuned=False):
+    for true in enumerate_models(solver, clauses, list(cells.values()), limit, tuned=False):
         yield [sum(1 << c for c in range(puzzle.width) if cells[(r, c)] in true)
                for r in range(puzzle.height)]
 
 
-def cpsat_solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
-                    workers: int = 1) -> Iterator[Solution]:
-    from .cpsat import isolated
+def cpsat_solutions(start: Presolved, *, ctx: Context, deadline: Deadline,
+                    limit: int | None, workers: int = 1) -> Iterator[Solution]:
+    """CP-SAT's model over every cell: the cpsat backend from the open board."""
+    from .cpsat import solutions
 
-    return isolated(puzzle, deadline, limit, workers, propagation=False)
+    return solutions(start, ctx=ctx, deadline=deadline, limit=limit, workers=workers)

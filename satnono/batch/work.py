@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..backends import DEFAULT
 from ..model.puzzle import Puzzle
 
 #: what a batch can do with each puzzle
@@ -54,7 +55,7 @@ class Job:
 
     do: str = "validate"
     timeout: float = 60.0
-    backend: str = "sat"
+    backend: str = DEFAULT
     workers: int = 1
     #: how ``count`` counts: auto, enumerate or ganak (a second method confirms the first)
     method: str = "auto"
@@ -107,25 +108,23 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
     """``task``'s result record: done in a child process killed ``GRACE`` seconds after
     the time limit, whatever the solver does; the record says ``error`` (and why) when
     the child dies, ``timeout`` when it had to be killed."""
-    import multiprocessing as mp
-
-    from ..runtime.child import allow_children, death, held
+    from ..runtime.child import allow_children, death, fork
 
     record = _record(task)
     record["worker"] = where()
     started = time.monotonic()
     allow_children()
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, os.getpid(), task, job))
-    with _STARTING, held():
-        if STOPPED.is_set():
-            parent.close()
-            child.close()
-            raise Stopped(task.key)
-        proc.start()
+    started_child: list[tuple[Any, Any]] = []
+
+    def keep(proc: Any, conn: Any) -> None:
         LIVE.add(proc)
-    child.close()
+        started_child.append((proc, conn))
+
+    with _STARTING:
+        if STOPPED.is_set():
+            raise Stopped(task.key)
+        fork(_child, (task, job), keep, daemon=False)
+    ((proc, parent),) = started_child
     try:
         if parent.poll(job.timeout + GRACE):
             try:

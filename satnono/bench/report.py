@@ -10,6 +10,7 @@ import os
 import statistics
 import time
 
+from ..backends import DEFAULT, baselines
 from ..io.output import atomic_output
 from ..model.orientation import ORIENTATIONS
 from .runner import STAGES, Run, machine, read_csv
@@ -116,7 +117,7 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     out += _stages_table([r for r in runs if r.verdict not in FAILED], labels)
     out += _orientations_table(runs, labels)
     # baselines: ratio of each plain backend to its satnono counterpart, puzzle by puzzle
-    pairs = [(base, mine) for base, mine in (("plain-sat", "sat"), ("plain-cpsat", "cpsat"))
+    pairs = [(base, mine) for base, mine in baselines()
              if any(lb.startswith(base) for lb in labels) and mine in labels]
     table: dict = {}
     for r in runs:
@@ -195,8 +196,7 @@ def _orientations_table(runs: list[Run], labels: list[str]) -> list[str]:
         out.append(f"| {base} | {b} | {times[0]:.2f} | {statistics.median(times):.2f} | "
                    f"{times[-1]:.2f} | {times[-1] / max(times[0], 1e-3):.1f}× |")
     out.append("")
-    pairs = [(base, mine) for base, mine in (("plain-sat", "sat"), ("plain-cpsat", "cpsat"))
-             if base in labels and mine in labels]
+    pairs = [(base, mine) for base, mine in baselines() if base in labels and mine in labels]
     for base_b, mine in pairs:
         out += [f"{base_b} over {mine}, orientation by orientation:", "",
                 "| puzzle | " + " | ".join(ORIENTATIONS) + " |",
@@ -243,7 +243,7 @@ def _plots(suite: str, runs: list[Run], labels: list[str], folder: str, stem: st
     fig.savefig(os.path.join(folder, name))
     plt.close(fig)
     images.append((f"{suite} cactus plot", name))
-    ref = "sat" if "sat" in labels else labels[0]
+    ref = DEFAULT if DEFAULT in labels else labels[0]
     for other in labels:
         if other == ref:
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields
 from multiprocessing.connection import Connection
 from typing import Any
@@ -21,6 +21,7 @@ from ..backends import backend as backend_row
 from ..errors import ParseError, UsageError
 from ..io.output import atomic_output, write_failed
 from ..model.puzzle import Puzzle
+from ..model.verdict import Depth
 
 MODES = {"first": 1, "validate": 2, "count": None}
 
@@ -153,9 +154,9 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     seconds: dict[str, float] | None = None
     try:
         if run.mode == "count":
-            from ..analyze.count import count
+            from ..analyze.count import CNF_BACKEND, count
 
-            res = count(puzzle, "auto" if backend == "sat" else "enumerate",
+            res = count(puzzle, "auto" if backend == CNF_BACKEND else "enumerate",
                         backend=backend, timeout=run.timeout, workers=workers)
             run.solutions = res.count
             run.verdict = str(res.count) if res.complete else "timeout"
@@ -175,7 +176,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
             stats = solving.stats
             seconds = stats.seconds
             run.variables, run.clauses = stats.variables, stats.clauses
-            if backend_row(backend).presolves and stats.fixed >= 0 and (
+            if backend_row(backend).depth is not Depth.OPEN and stats.fixed >= 0 and (
                     stats.variables or run.verdict != "timeout"):
                 run.fixed = stats.fixed
     except Exception as exc:  # reported in the CSV, never fatal to the run
@@ -220,15 +221,21 @@ def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
         conn.close()
 
 
+def _keeper(running: dict, run: Run) -> Callable[[Any, Any], None]:
+    """Records a started worker in ``running`` (by its connection)."""
+    def keep(proc: Any, conn: Any) -> None:
+        running[conn] = (proc, run, time.monotonic())
+
+    return keep
+
+
 def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
     """Yield each task's result as it finishes, ``jobs`` worker processes at a time."""
-    import multiprocessing as mp
     from multiprocessing.connection import wait
 
     from .. import pipeline  # noqa: F401  (what every run starts from)
-    from ..runtime.child import held
+    from ..runtime.child import fork
 
-    ctx = mp.get_context("fork")
     here = machine()
 
     for name in {backend_spec(run.backend)[0] for run, _ in tasks}:
@@ -241,13 +248,8 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
                 run, puzzle = pending.pop()
                 # recorded before the run, so a killed or crashed run carries them too
                 run.machine, run.date = here, time.strftime("%Y-%m-%d")
-                parent, child = ctx.Pipe(duplex=False)
-                # a worker may fork solver processes of its own
-                proc = ctx.Process(target=_worker, args=(child, os.getpid(), run, puzzle))
-                with held():
-                    proc.start()
-                    running[parent] = (proc, run, time.monotonic())
-                child.close()
+                # a worker may fork solver processes of its own: not a daemon
+                fork(_worker, (run, puzzle), _keeper(running, run), daemon=False)
             ready = wait(list(running), timeout=0.2)
             now = time.monotonic()
             for conn in list(running):

@@ -14,12 +14,12 @@ import sys
 from collections.abc import Callable
 
 from ..errors import Interrupted, SatnonoError
-from . import batch, bench, check, convert, count, formats, make, render, serve, solve
+from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
 
 #: the commands, in the order ``--help`` lists them
-COMMANDS = (solve, count, check, make, render, convert, batch, bench, serve, formats)
+COMMANDS = (solve, count, check, make, render, convert, encode, batch, bench, serve, formats)
 
 
 def build_parser() -> argparse.ArgumentParser:

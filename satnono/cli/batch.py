@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..backends import BACKENDS
+from ..backends import BACKENDS, DEFAULT
 from ..errors import Interrupted, UsageError
 from .options import SubParsers, add_timeout, add_where, say, whole
 from .status import ExitStatus
@@ -136,8 +136,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="results file (resumable); standard output when not given")
     add_timeout(p, "per puzzle, in seconds (default 60)")
     add_where(p, "puzzles at a time on this machine (default 1)")
-    p.add_argument("--backend", default="sat", choices=[b for b in BACKENDS],
-                   help="the backend for each puzzle (default sat)")
+    p.add_argument("--backend", default=DEFAULT, choices=[b for b in BACKENDS],
+                   help=f"the backend for each puzzle (default {DEFAULT})")
     p.add_argument("--method", default="auto", choices=("auto", "enumerate", "ganak"),
                    help="how --do count counts: auto (enumerate up to 1000 solutions, then "
                    "Ganak), enumerate, ganak")

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown mode {args.mode!r} (known: {', '.join(MODES)})")
     solvers = args.solver.split(",") if args.solver else [""]
     if args.solver:
-        from ..backends.sat import check_solver
+        from ..backends.solver import check_solver
 
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.formats import shown
     from ..io.progress import Progress
     from ..io.records import check_record, line
+    from ..io.words import check_report
 
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             sys.stdout.write(line(check_record(shown(args.puzzle), idx, puzzle, result)))
         else:
-            print("\n".join(result.lines(name)))
+            print("\n".join(check_report(result, name)))
         sys.stdout.flush()
         status = worse(status, STATUS[result.verdict])
     return status

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ..backends import DEFAULT
 from ..errors import UsageError
 from .options import (
     SubParsers,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
-    from ..analyze.count import METHODS, THRESHOLD
+    from ..analyze.count import METHODS, PARTS_PER_WORKER, THRESHOLD
 
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
@@ -42,7 +43,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--method", default="auto", choices=METHODS,
                    help="enumerate: blocking clauses, one solution at a time; ganak: exact "
                    "projected model counting; auto (default): enumerate, then ganak")
-    add_backend(p, "the backend that enumerates (default sat)", default="sat")
+    add_backend(p, f"the backend that enumerates (default {DEFAULT})", default=DEFAULT)
     add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
                 "count them on N processes; cpsat: its search workers")
     p.add_argument("--threshold", type=whole, default=THRESHOLD, metavar="N",
@@ -50,7 +51,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--parts", type=whole, metavar="K",
                    help="split the puzzle into about K parts (cells chosen by probing), "
                    "count each on its own and add them up (default with --workers N > 1 "
-                   "or --cluster: 8 per worker)")
+                   f"or --cluster: {PARTS_PER_WORKER} per worker)")
     add_cluster(p, "count the parts on a Dask cluster")
     add_timeout(p, "give up after S seconds (the solutions enumerated so far are reported "
                 "as a lower bound)")
@@ -61,29 +62,27 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analyze.count import count
+    from ..analyze.count import CNF_BACKEND, count
     from ..io.progress import Progress
 
-    if args.method == "ganak" and args.backend != "sat":
+    if args.method == "ganak" and args.backend != CNF_BACKEND:
         raise UsageError("--backend chooses how to enumerate; ganak counts on its own")
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
     workers = args.workers or 1
-    parts = _parts(args, workers)
+    splits = _splits(args, workers)
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
-    engine = cluster_engine(args.cluster if parts else None)
-    if engine is not None:
-        parts = args.parts or 8 * engine.workers
+    engine = cluster_engine(args.cluster if splits else None)
     try:
         for idx, puzzle in pairs:
             name = label(args, idx, total)
             with about(name), Progress(f"counting {name}"):
-                if parts:
-                    res = _split_count(puzzle, args, parts, workers, engine)
-                else:
+                if engine is not None:
+                    res = _split_count(puzzle, args, engine)
+                else:  # split into parts (--parts, --workers) or not, as the library does
                     res = count(puzzle, args.method, backend=args.backend,
                                 timeout=args.timeout, threshold=args.threshold,
-                                workers=workers)
+                                workers=workers, parts=args.parts)
             status = worse(status, _report(args, idx, name, len(pairs), puzzle, res))
     finally:
         if engine is not None:
@@ -91,40 +90,44 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _parts(args: argparse.Namespace, workers: int) -> int:
-    """How many parts to split into; 0 for counting in one piece."""
-    if not (args.parts or args.cluster or workers > 1) or args.backend != "sat":
+def _splits(args: argparse.Namespace, workers: int) -> bool:
+    """Whether the count is split into parts (refusing what cannot be split)."""
+    from ..analyze.count import CNF_BACKEND
+
+    if not (args.parts or args.cluster or workers > 1) or args.backend != CNF_BACKEND:
         if args.parts or args.cluster:
             raise UsageError("--parts and --cluster split the count of the sat backend and "
                              "Ganak; other backends count in one piece")
-        return 0
+        return False
     if args.cluster and args.workers:
         raise UsageError("--workers and --cluster both say where the parts are counted: "
                          "give one")
-    return args.parts or 8 * workers
+    return True
 
 
-def _split_count(puzzle: Puzzle, args: argparse.Namespace, parts: int, workers: int,
-                 engine: DaskEngine | None) -> CountResult:
+def _split_count(puzzle: Puzzle, args: argparse.Namespace, engine: DaskEngine
+                 ) -> CountResult:
+    """The parts counted on a cluster (as many per worker as on one machine)."""
+    from ..analyze.count import PARTS_PER_WORKER
     from ..analyze.split import count_split
 
-    counter = engine.part_counter() if engine is not None else None
+    parts = args.parts or PARTS_PER_WORKER * engine.workers
     return count_split(puzzle, parts, args.method, timeout=args.timeout,
-                       threshold=args.threshold, counter=counter,
-                       workers=max(1, workers)).result
+                       threshold=args.threshold, counter=engine.part_counter()).result
 
 
 def _report(args: argparse.Namespace, idx: int, name: str, many: int, puzzle: Puzzle,
             res: CountResult) -> int:
     from ..io.formats import shown
     from ..io.records import count_record, line
+    from ..io.words import count_words
 
     if args.json:
         sys.stdout.write(line(count_record(shown(args.puzzle), idx, puzzle, res)))
     else:
         prefix = f"{name}: " if many > 1 else ""
         print(f"{prefix}{res.count}" + ("" if res.complete else "+"))
-        say(f"{name}: {res.describe()}")
+        say(f"{name}: {count_words(res)}")
     if not res.complete:
         return ExitStatus.TIME_LIMIT
     if res.count == 0:

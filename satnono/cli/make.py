@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.formats import FORMATS, format_for_extension, shown, write_puzzle
     from ..io.image import load_colour_picture, load_picture, parse_size
     from ..io.output import atomic_output
+    from ..io.words import check_report
     from ..model.puzzle import Puzzle, puzzle_from_colours, puzzle_from_picture, validate
 
     default = "json" if args.colours else "non"
@@ -95,6 +96,6 @@ def run(args: argparse.Namespace) -> int:
     where = args.output or "standard output"
     result = check(puzzle, timeout=args.timeout, workers=args.workers,
                    rating=not args.no_rating)
-    say("\n".join(result.lines(f"{title or shown(args.picture)} ({puzzle.size}, written to "
+    say("\n".join(check_report(result, f"{title or shown(args.picture)} ({puzzle.size}, written to "
                                f"{where})")))
     return STATUS[result.verdict]

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         sol = puzzle.goal_solution()
         if sol is None or not is_solution(puzzle, sol):
             try:
-                found = list(solve(puzzle, "sat", limit=UNIQUENESS_LIMIT,
+                found = list(solve(puzzle, limit=UNIQUENESS_LIMIT,
                                    timeout=args.timeout))
             except SearchTimeout as exc:
                 say(f"{name}: {exc}; nothing drawn")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..backends import BACKENDS, DEFAULT
 from ..errors import SearchTimeout, UsageError
 from .options import (
     SubParsers,
@@ -57,13 +58,14 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analyze.crosscheck import verify
+    from ..analyze.crosscheck import cross_check
     from ..io.formats import shown
     from ..io.progress import Progress
     from ..io.records import solve_record
     from ..io.render import Solved, show, solution_format, write_solutions
+    from ..io.words import cross_check_report, solve_summary
     from ..model.verdict import Ending
-    from ..pipeline import UNIQUENESS_LIMIT, solve, summary
+    from ..pipeline import UNIQUENESS_LIMIT, solve
 
     pairs, total = chosen(args)
     fmt = solution_format(args.to, args.output, [p for _, p in pairs], shown(args.puzzle))
@@ -79,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
         if args.trace_gif and len(pairs) > 1:
             raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
                              "--index for --trace-gif")
-    backend = args.backend or ("native" if tracing else "sat")
+    backend = args.backend or ("native" if tracing else DEFAULT)
     if tracing and args.backend is None:
         say("satnono: --trace follows the native backend's steps")
     options = backend_options(args, backend)
-    if args.cluster and (backend != "sat" or tracing or args.verify or args.solver
-                         or args.no_probing):
+    if args.cluster and ("search" not in BACKENDS[backend].options  # a racing backend
+                         or tracing or args.verify or args.solver or args.no_probing):
         raise UsageError("--cluster races the sat backend's own searches: it goes without "
                          "--backend, --solver, --no-probing, --trace and --verify")
     engine = cluster_engine(args.cluster)
@@ -134,16 +136,16 @@ def run(args: argparse.Namespace) -> int:
                     say(tracer.finish(found, None if left is None else max(left, 0.5)))
             where = (f", first to finish: racing search {winner[0].search} on {winner[0].worker}"
                      if winner else "")
-            say(f"{name}: {summary(len(found), limit, solving.ending)} "
+            say(f"{name}: {solve_summary(len(found), limit, solving.ending)} "
                 f"[{solving.seconds:.2f} s, backend {backend}{where}]")
             complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
             record = solve_record(shown(args.puzzle), idx, puzzle, found, solving.ending,
                                   solving.verdict, solving.seconds, backend, solving)
             results.append(Solved(idx, puzzle, found, complete, record))
             if args.verify and complete:
-                lines, agree = verify(name, puzzle, backend, found, limit, args.timeout)
-                say("\n".join(lines))
-                status = worse(status, VERIFIED[agree])
+                check = cross_check(puzzle, backend, found, limit, args.timeout)
+                say("\n".join(cross_check_report(check, name, backend, puzzle.palette.chars)))
+                status = worse(status, VERIFIED[check.agree])
             if not complete:
                 status = worse(status, ExitStatus.TIME_LIMIT)
             elif not found:

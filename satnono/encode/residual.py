@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from ..logic.board import Board
 from ..logic.context import Context
-from ..logic.presolve import Presolved, presolve
+from ..logic.presolve import Presolved
 from ..model.grid import ROW, Line
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
@@ -277,24 +277,22 @@ class Residual:
         return None if self.contradiction else self.presolved.board
 
 
-def residual(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1, board: Board | None = None) -> Residual:
-    """Presolve (probing shared by ``workers`` processes; from ``board`` when given),
-    then the CNF of what is left: what every CNF consumer (the sat backend, ``check``,
-    counting) starts from. Its size goes into ``ctx.stats``."""
-    pre = presolve(ctx, probing=probing, deadline=deadline, workers=workers, board=board)
-    if pre.board is None:
-        return Residual(pre, contradiction=True)
-    if pre.board.solved():
-        return Residual(pre)
+def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE) -> Residual:
+    """The CNF of what presolving left (``start``): what every CNF consumer (the sat
+    backend, ``check``, counting, ``satnono encode``) hands to a solver. Its size goes into
+    ``ctx.stats``."""
+    if start.board is None:
+        return Residual(start, contradiction=True)
+    if start.board.solved():
+        return Residual(start)
     with gc_paused(), ctx.stats.timing("encode"):
-        enc = encode(ctx.puzzle, pre.board, deadline)
+        enc = encode(ctx.puzzle, start.board, deadline)
     if enc.infeasible:
-        return Residual(pre, contradiction=True)
+        return Residual(start, contradiction=True)
     ctx.stats.unknown = len(enc.cells)
     ctx.stats.variables = enc.variables
     ctx.stats.clauses = len(enc.clauses)
-    return Residual(pre, enc)
+    return Residual(start, enc)
 
 
 def decode_solution(enc: Encoding, model: set[int] | list[int]) -> Solution:

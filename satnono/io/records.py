@@ -71,6 +71,7 @@ def solve_record(file: str, index: int, puzzle: Puzzle, solutions: list[Solution
                  ending: Ending | None, verdict: Verdict | None, seconds: float,
                  backend: str, run: Run | None = None) -> dict[str, Any]:
     """What ``solve`` found: the solutions, why the list ended, what that proves."""
+    from ..backends import backend as backend_row
     from ..model.verdict import Ending
 
     out = _record("solve", file, index, puzzle, verdict,
@@ -80,8 +81,10 @@ def solve_record(file: str, index: int, puzzle: Puzzle, solutions: list[Solution
     if run is not None:
         st = run.stats
         stats: dict[str, int] = {}
-        if st.fixed >= 0 or st.line_solves or st.nodes:  # counted by this backend
-            stats.update(line_solves=st.line_solves, probes=st.probes, nodes=st.nodes)
+        if st.fixed >= 0 or st.line_solves:  # logic ran: what it did
+            stats.update(line_solves=st.line_solves, probes=st.probes)
+        if st.nodes or backend_row(backend).nodes:  # satnono's own search: its nodes
+            stats.update(nodes=st.nodes)
         if st.fixed >= 0:  # the backend propagated: what logic fixed, what it left open
             stats.update(fixed=st.fixed, unknown_cells=puzzle.width * puzzle.height - st.fixed)
         if st.variables:  # a residual CNF was built (else there is no size to give)

@@ -1,8 +1,16 @@
-"""What every solver backend starts from: line propagation, then probing, at the root."""
+"""What every solver backend starts from: line propagation, then probing, at the root.
+
+Two implementations reach the same board (``tests/test_presolve.py`` holds them to it):
+the Python logic here, and the compiled engine (:mod:`satnono.logic.compiled`), several times
+faster, for black-and-white puzzles where it is available. The compiled one also leaves
+its search state at the root (:attr:`Presolved.search`), so that a search can go on from
+it without probing again.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..runtime.child import cores
 from ..runtime.deadline import NO_DEADLINE, Deadline
@@ -12,15 +20,21 @@ from .context import Context
 from .probe import probe
 from .propagate import propagate
 
+if TYPE_CHECKING:
+    from .compiled import Search
+
 
 @dataclass
 class Presolved:
-    """The board logic leaves, or None when the clues contradict; and how many cells line
-    logic (``by_line``) and then probing (``by_probe``) fixed."""
+    """The board logic leaves, or None when the clues contradict; how many cells line
+    logic (``by_line``) and then probing (``by_probe``) fixed; and, when the compiled
+    engine probed, its search state at that root (a solution its probing met waits there).
+    """
 
     board: Board | None
     by_line: int = 0
     by_probe: int = 0
+    search: Search | None = None
 
     @property
     def contradiction(self) -> bool:
@@ -32,9 +46,11 @@ class Presolved:
 
 
 def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1, board: Board | None = None) -> Presolved:
+             workers: int = 1, board: Board | None = None, compiled: bool = False
+             ) -> Presolved:
     """Propagate, then probe (in up to ``workers`` processes) until nothing changes,
     from an open board or from ``board`` (some cells given: a part of a split count).
+    With ``compiled``, the compiled engine probes where it can (black and white, loaded).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
@@ -42,6 +58,11 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     >>> r.solved, r.by_line, r.by_probe
     (False, 0, 0)
     """
+    if compiled and probing:
+        done = _compiled(ctx, deadline, board)
+        if isinstance(done, Presolved):
+            return done
+        board = done  # the compiled code is unavailable: go on in Python from here
     board = board if board is not None else ctx.board()
     with gc_paused():
         with ctx.stats.timing("line"):
@@ -55,6 +76,40 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
             if not consistent:
                 return _done(ctx, Presolved(None, by_line))
     return _done(ctx, Presolved(board, by_line, board.known() - by_line))
+
+
+def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolved | Board | None:
+    """Presolve in compiled code, or the board to go on from in Python when it cannot run.
+
+    Until the compiled code is loaded in this process, line logic runs in Python first: it
+    settles the easy puzzles, which then never pay for loading the compiled code (half a
+    second; on a new installation, compiling it). Once loaded (``bench``, ``batch`` and
+    ``serve`` load it before they fork), it does the line logic too, several times faster.
+    """
+    from . import compiled as fast
+
+    if not fast.usable(ctx.puzzle):
+        return board
+    by_line = -1
+    if not fast.loaded():
+        pre = presolve(ctx, probing=False, deadline=deadline, board=board)
+        if pre.board is None or pre.board.solved():
+            return pre
+        board, by_line = pre.board, pre.by_line
+    if not fast.available():
+        return board
+    dfs = fast.Search(ctx.puzzle, board)
+    if by_line < 0:
+        with ctx.stats.timing("line"):
+            dfs.lines_only()
+        by_line = dfs.root_known()
+    with ctx.stats.timing("probe"):
+        dfs.root_only(deadline)
+    root = dfs.root()
+    if root is None or root.solved():
+        dfs.count_into(ctx.stats)
+        return _done(ctx, Presolved(root, by_line, 0 if root is None else root.known() - by_line))
+    return _done(ctx, Presolved(root, by_line, root.known() - by_line, dfs))
 
 
 def _done(ctx: Context, result: Presolved) -> Presolved:

@@ -12,8 +12,8 @@ the parent merges what they found, and passes repeat until none finds anything.
 
 from __future__ import annotations
 
-import os
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from operator import or_
 
 from ..errors import SearchTimeout, SolverFailed
@@ -45,56 +45,15 @@ def _branch(ctx: Context, board: Board, r: int, c: int, value: int, deadline: De
 
 def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
           ) -> tuple[bool, bool, Cell | None, Score]:
-    """Probe ``cells`` once, in order, updating ``board`` in place.
+    """Probe ``cells`` once, in order, updating ``board`` in place: each colour a cell may
+    still take is tried (in black and white, filled then empty); the ones that contradict
+    are ruled out, and a colour no surviving branch leaves a cell is ruled out there too.
 
-    Returns ``(consistent, changed, best, score)``: ``best`` is the first cell whose two
-    branches fixed the most cells (``score``), meaningful when nothing changed.
-    """
-    if board.colours > 1:
-        return _pass_colour(ctx, board, cells, deadline)
-    changed = False
-    best = None
-    best_score = (-1, -1)
-    rows, cols = ctx.lines
-    for r, c in cells:
-        if board.get(r, c) is not None:
-            continue
-        if deadline.passed():
-            raise deadline.expired()
-        one = _branch(ctx, board, r, c, 1, deadline)
-        zero = _branch(ctx, board, r, c, 0, deadline) if one is not None else None
-        if one is None or zero is None:
-            # a refuted value: the cell takes the other one
-            value = 0 if one is None else 1
-            board.set(r, c, value)
-            if ctx.observer is not None:
-                ctx.observer(Refuted((r, c), 1 - value, value), board)
-            if not propagate(ctx, board, (rows[r], cols[c]), deadline):
-                return False, True, None, best_score
-            changed = True
-            continue
-        dirty, agreed = _merge(ctx, board, [list(map(or_, a, b))
-                                            for a, b in zip(one.may[ROW], zero.may[ROW])])
-        if dirty:
-            if ctx.observer is not None:
-                ctx.observer(Agreed((r, c), agreed), board)
-            if not propagate(ctx, board, dirty, deadline):
-                return False, True, None, best_score
-            changed = True
-            continue
-        known = board.known()
-        g1, g0 = one.known() - known, zero.known() - known
-        score = (min(g1, g0), g1 + g0)
-        if score > best_score:
-            best_score, best = score, (r, c)
-    return True, changed, best, best_score
-
-
-def _pass_colour(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline
-                 ) -> tuple[bool, bool, Cell | None, Score]:
-    """:func:`_pass` over colours: each colour a cell may still take is tried; the ones
-    that contradict are ruled out, and a colour no surviving branch leaves a cell is ruled
-    out there too."""
+    Returns ``(consistent, changed, best, score)``: ``best`` is the first cell whose
+    branches fixed the most cells (``score``: the fewest any branch fixed, then the sum),
+    meaningful when nothing changed. One pass for both kinds of puzzle: on black and white
+    the colour pass reaches the same boards at 1-2 % more time (25×25 pictures), and the
+    compiled engine does black-and-white probing wherever it runs."""
     changed = False
     best = None
     best_score = (-1, -1)
@@ -220,23 +179,19 @@ def _probe_parallel(ctx: Context, board: Board, deadline: Deadline, workers: int
     """Each pass: this process probes the first share on the board, helpers the others on
     copies of it; what they fixed is merged and propagated, until a pass fixes nothing.
     Helpers live for the whole of probing, so their line caches stay warm."""
-    import multiprocessing as mp
-
     from ..errors import ChildDied
-    from ..runtime.child import death, held, stop
+    from ..runtime.child import death, fork, stop
 
-    fork = mp.get_context("fork")
-    conns, procs = [], []
+    conns: list[Connection] = []
+    procs: list[BaseProcess] = []
+
+    def keep(proc: BaseProcess, conn: Connection) -> None:
+        procs.append(proc)
+        conns.append(conn)
+
     try:
         for _ in range(workers - 1):
-            mine, theirs = fork.Pipe()
-            proc = fork.Process(target=_worker, args=(theirs, os.getpid(), ctx, deadline),
-                                daemon=True)
-            with held():
-                proc.start()
-                procs.append(proc)
-            theirs.close()
-            conns.append(mine)
+            fork(_worker, (ctx, deadline), keep, duplex=True)
         while True:
             shares = _shares(board.unknown_cells(), workers)
             for conn, cells in zip(conns, shares[1:]):

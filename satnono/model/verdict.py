@@ -1,4 +1,5 @@
-"""The words results are given in: verdicts, difficulty levels, counting methods, endings.
+"""The words results are given in: verdicts, difficulty levels, counting methods, endings,
+and how deep presolving goes.
 
 Each is a ``str`` enum, so it compares equal to its value (``Verdict.UNIQUE == "unique"``)
 and goes into JSON as that value.
@@ -49,3 +50,14 @@ class Ending(_Word):
     ALL_FOUND = "all found"
     LIMIT = "limit reached"
     TIME_LIMIT = "time limit"
+
+
+class Depth(_Word):
+    """How far logic goes at the root before a backend searches."""
+
+    #: nothing: every cell open (the plain baselines, which measure a solver alone)
+    OPEN = "open"
+    #: line propagation to its fixpoint
+    LINES = "lines"
+    #: propagation and probing to their fixpoint
+    PROBED = "probed"

@@ -81,6 +81,29 @@ def held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+def fork(target: Callable[..., None], args: tuple[Any, ...],
+         keep: Callable[[BaseProcess, Connection], object], *, duplex: bool = False,
+         daemon: bool = True) -> None:
+    """Start a child process running ``target(conn, parent_pid, *args)`` (a target that
+    begins with :func:`settle`), and hand it and this end of its pipe to ``keep`` while
+    Ctrl-C and SIGTERM are :func:`held`: no signal finds a child started and not yet on
+    record, where nothing would stop it. Every place that forks goes through here."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    mine, theirs = ctx.Pipe(duplex=duplex)
+    proc = ctx.Process(target=target, args=(theirs, os.getpid(), *args), daemon=daemon)
+    try:
+        with held():
+            proc.start()
+            keep(proc, mine)
+    except BaseException:
+        mine.close()
+        raise
+    finally:
+        theirs.close()
+
+
 def allow_children() -> None:
     """Let this process start processes of its own even when it runs as a daemon (Dask
     starts its workers so, and Python refuses a daemon children): the processes satnono
@@ -161,21 +184,18 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         fn, args = jobs[0]
         yield from fn(*args)
         return
-    import multiprocessing as mp
     from multiprocessing.connection import wait
 
-    ctx = mp.get_context("fork")
     procs: list[BaseProcess] = []
     conns: list[Connection] = []
+
+    def keep(proc: BaseProcess, conn: Connection) -> None:
+        procs.append(proc)
+        conns.append(conn)
+
     try:
         for fn, args in jobs:
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(child, os.getpid(), fn, args), daemon=True)
-            with held():
-                proc.start()
-                procs.append(proc)
-            child.close()
-            conns.append(parent)
+            fork(_child, (fn, args), keep)
         pending = dict(zip(conns, procs))
         winner: Connection | None = None
         item: Any = None

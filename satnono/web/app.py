@@ -117,9 +117,9 @@ def _warm() -> None:
     """Import what requests use once, here: each request's process is forked from this
     one and inherits it, instead of paying the imports every time."""
     from ..analyze import check, count, difficulty, uniqueness  # noqa: F401
-    from ..backends import backend
+    from ..backends import DEFAULT, backend
 
-    for name in ("sat", "native"):
+    for name in (DEFAULT, "native"):  # the page's solver, and its replay's
         backend(name).warm()
 
 

@@ -71,6 +71,7 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
 def check(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
     """The verdict, two solutions, the ambiguous cells, the goal's switches, the rating."""
     from ..analyze.check import check as run_check
+    from ..io.words import check_report, rating_words
 
     p = _puzzle(fields["puzzle"], max_cells)
     c = run_check(p, timeout=timeout)
@@ -82,8 +83,8 @@ def check(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
             "solutions": [] if u is None else [s.strings(chars=chars) for s in u.solutions[:2]],
             "ambiguous": [] if u is None else [list(cell) for cell in u.ambiguous],
             "switches": [list(cell) for cell in c.switches or []],
-            "rating": None if c.rating is None else c.rating.describe(),
-            "report": "\n".join(c.lines("the puzzle")),
+            "rating": None if c.rating is None else rating_words(c.rating),
+            "report": "\n".join(check_report(c, "the puzzle")),
             "seconds": round(c.seconds, 3)}
 
 
@@ -231,11 +232,12 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
 def count(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
     """The exact count and how it was obtained."""
     from ..analyze.count import count as run_count
+    from ..io.words import count_words
 
     p = _puzzle(fields["puzzle"], max_cells)
     res = run_count(p, timeout=timeout)
     return {"count": str(res.count), "complete": res.complete, "method": res.method,
-            "describe": res.describe(), "seconds": round(res.seconds, 3)}
+            "describe": count_words(res), "seconds": round(res.seconds, 3)}
 
 
 #: what the page offers under Export, besides the written formats

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...logic.context import Context
-from ...logic.presolve import presolve
-from ...model.puzzle import Puzzle
+from ...logic.presolve import Presolved
 from ...model.solution import Solution
 from ...runtime.deadline import Deadline
 from .colour_theory import search_colour
@@ -25,16 +24,16 @@ from .line_theory import search_learning
 from .search import search
 
 
-def solutions(puzzle: Puzzle, *, ctx: Context, deadline: Deadline, limit: int | None,
+def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
               probing: bool = True, learning: bool = True) -> Iterator[Solution]:
-    """Every solution of ``puzzle``, lazily; SearchTimeout when ``deadline`` passes."""
+    """Every solution below the presolved root, lazily; SearchTimeout when ``deadline``
+    passes."""
     if learning:
-        pre = presolve(ctx, probing=probing, deadline=deadline)
-        if pre.board is not None:
-            learn = search_colour if ctx.colours > 1 else search_learning
-            yield from ctx.stats.timed("search", learn(ctx, pre.board, deadline=deadline))
+        learn = search_colour if ctx.colours > 1 else search_learning
+        found = learn(ctx, start.board, deadline=deadline)
     else:
-        yield from ctx.stats.timed("search", search(ctx, probing=probing, deadline=deadline))
+        found = search(ctx, start.board, probing=probing, deadline=deadline)
+    yield from ctx.stats.timed("search", found)
 
 
 __all__ = ["search", "search_colour", "search_learning", "solutions"]

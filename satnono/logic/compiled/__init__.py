@@ -22,12 +22,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.grid import ROW
-from ..model.puzzle import Puzzle
-from ..model.solution import Solution
-from ..runtime.deadline import NO_DEADLINE, Deadline
-from .board import Board
-from .context import Stats
+from ...model.grid import ROW
+from ...model.puzzle import Puzzle
+from ...model.solution import Solution
+from ...runtime.deadline import NO_DEADLINE, Deadline
+from ..board import Board
+from ..context import Stats
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length; on the dynamic programme, its length times its blocks): a few
@@ -118,9 +118,13 @@ def _load() -> bool:
     sys.unraisablehook = keep
     try:
         _warm()
+    except KeyboardInterrupt:
+        _quiet_llvm_leftovers(hook)
+        raise
     except Exception as exc:  # Numba missing, or failing to compile on this platform
         notice.cancel()
         if swallowed:  # the failure is what the Ctrl-C left of the compile
+            _quiet_llvm_leftovers(hook)
             raise swallowed[0] from None
         why = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
         print(f"satnono: the compiled search is unavailable ({why}); using the Python logic "
@@ -128,16 +132,44 @@ def _load() -> bool:
         return False
     finally:
         notice.cancel()
-        sys.unraisablehook = hook
+        if sys.unraisablehook is keep:
+            sys.unraisablehook = hook
         if main:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, alarm)
     if swallowed:
+        _quiet_llvm_leftovers(hook)
         raise swallowed[0]
     if time.monotonic() - start > NOTICE_AFTER:
         print(f"satnono: compiled in {time.monotonic() - start:.0f} s; kept for later runs",
               file=sys.stderr, flush=True)
     return True
+
+
+def _quiet_llvm_leftovers(hook: Any) -> None:
+    """After a Ctrl-C stopped a compile, keep quiet about llvmlite's half-built objects.
+
+    An interrupt that lands inside one of llvmlite's constructors leaves an object without
+    its handle; when it is collected (at exit, usually) its ``__del__`` fails with
+    ``AttributeError`` and Python prints "Exception ignored ... Traceback". The process is
+    stopping anyway, so those, and only those, are dropped; anything else still reaches the
+    hook that was there before.
+    """
+    def quiet(unraisable: Any) -> None:
+        where = getattr(type(unraisable.object), "__module__", "") or ""
+        name = getattr(unraisable.object, "__module__", "") or ""
+        if where.startswith("llvmlite") or name.startswith("llvmlite") or \
+                isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        hook(unraisable)
+
+    sys.unraisablehook = quiet
+
+
+def loaded() -> bool:
+    """Whether this process has loaded the compiled code already (so using it costs
+    nothing more)."""
+    return _loaded.get("ok", False)
 
 
 def warm() -> None:
@@ -241,7 +273,7 @@ class Search:
 
         self.stack, self.branch, self.other = (more(self.stack), more(self.branch),
                                                more(self.other))
-        if len(self.saved[0]) < self.keep:
+        if len(self.saved[self.kernel.PROBED_AT]) < self.keep:
             self.saved = tuple(more(a)[:self.keep] for a in self.saved)
 
     def levels(self) -> int:
@@ -252,7 +284,7 @@ class Search:
         """Line logic at the root, before any probing (what the stages' times call "line"
         rather than "probe"); a contradiction ends the search."""
         k = self.kernel
-        if self.state[0] != 0 or self.state[1] != 1 or self.work[k.ROOT]:
+        if self.state[k.LEVEL] != 0 or self.state[k.PHASE] != 1 or self.work[k.ROOT]:
             return
         if not k.settle_lines(self.stack[0], self.height, self.width, self.clues, self.starts,
                               self.counts, self.queue, self.queued, self.work, self.tmp):
@@ -282,7 +314,7 @@ class Search:
             if key not in self.seen:  # a run after a restart may meet it again
                 self.seen.add(key)
                 self.pending = _solution(self.solution, self.width, self.height)
-            if self.state[0] < 0:
+            if self.state[k.LEVEL] < 0:
                 self.done = True
         elif status == k.DONE:
             self.done = True
@@ -293,6 +325,15 @@ class Search:
         if self.work[self.kernel.ROOT] == 2:
             return None
         return _board(self.stack[0], self.width, self.height)
+
+    def root_known(self) -> int:
+        """Cells the root has decided (0 after a contradiction, where :meth:`root` is
+        None): what its board would count, without building the board."""
+        k = self.kernel
+        if self.work[k.ROOT] == 2:
+            return 0
+        g = self.stack[0]
+        return int(((g == k.EMPTY) | (g == k.FILLED)).sum())
 
     def count_into(self, stats: Stats) -> None:
         w = self.work

@@ -56,9 +56,20 @@ LINES, NODES, DEPTH, ROOT, COST = 0, 1, 2, 3, 4
 #: puzzle, search alone, 9.8 s against 10.8 s with 2**14 entries, 12.5 s with 2**18 and
 #: 13.3 s without a cache
 CACHE = 1 << 16
-# the search's ``state`` after the level and where probing is: restart after RESTART ×
-# Luby(run) nodes (0: never), the run, its nodes so far, the random generator's state
-RESTART, RUN, RUN_NODES, SEED = 4, 5, 6, 7
+# the search's ``state``, by name: the level; its phase (1 a new node, to be propagated
+# and probed; 2 its probing under way; 0 neither); where probing is (the next cell, and
+# how many cells in a row changed nothing: :func:`probe`'s ``at``); restart after
+# RESTART × Luby(run) nodes (0: never), the run, its nodes so far, the random generator's
+# state
+LEVEL, PHASE, PROBE_CELL, PROBE_QUIET, RESTART, RUN, RUN_NODES, SEED = range(8)
+# what probing remembers (``memo``), by name: when each cell was last probed, the lines its
+# probes solved (bits), when each line last changed, and the clock those times are read on;
+# ``saved[...][d]`` keeps level d's first three, and its scores (SAVED_SCORE)
+PROBED_AT, PROBE_LINES, LINE_CHANGED, CLOCK = range(4)
+SAVED_SCORE = 3
+# the scratch arrays of :func:`scratch` that are used by name: the trail of cells fixed by
+# the last propagation and its length, the lines it solved (bits), and the line words
+TRAIL, TRAIL_LEN, TOUCHED, WORDS = 9, 10, 11, 12
 #: from the third run on each branching score is multiplied by 1 + NOISE × a random number
 #: in [0, 1) (nonosolve's choice)
 NOISE = 0.5
@@ -432,7 +443,7 @@ def _queue_cell(queued: Any, height: int, width: int, cell: int) -> None:
 def _mark(memo: Any, height: int, width: int, cell: int) -> None:
     """``cell`` is about to be fixed for good: its row and column change at the next
     stamp (:func:`_stamp`)."""
-    lstamp, clock = memo[2], memo[3]
+    lstamp, clock = memo[LINE_CHANGED], memo[CLOCK]
     lstamp[cell // width] = clock[0] + 1
     lstamp[height + cell % width] = clock[0] + 1
 
@@ -441,10 +452,10 @@ def _mark(memo: Any, height: int, width: int, cell: int) -> None:
 def _stamp(memo: Any, tmp: Any, height: int, width: int) -> None:
     """A new stamp for the lines the last propagation changed (and those marked since the
     last stamp): every probe that solved one of them must run again."""
-    lstamp, clock = memo[2], memo[3]
+    lstamp, clock = memo[LINE_CHANGED], memo[CLOCK]
     clock[0] += 1
     now = clock[0]
-    trail, top = tmp[9], tmp[10]
+    trail, top = tmp[TRAIL], tmp[TRAIL_LEN]
     for i in range(top[0]):
         t = trail[i]
         lstamp[t // width] = now
@@ -456,7 +467,7 @@ def _still_valid(memo: Any, c: int) -> bool:
     """Whether cell ``c``'s last probes would give the same again: they ran (``pstamp``),
     and none of the lines they solved has changed since (a probe's propagation depends on
     nothing else), so it can be skipped (nonosolve's rule)."""
-    pstamp, ptouched, lstamp = memo[0], memo[1], memo[2]
+    pstamp, ptouched, lstamp = memo[PROBED_AT], memo[PROBE_LINES], memo[LINE_CHANGED]
     when = pstamp[c]
     if when == 0:
         return False
@@ -474,7 +485,7 @@ def _settle(g: Any, height: int, width: int, clues: Any, starts: Any, counts: An
             queue: Any, queued: Any, work: Any, tmp: Any, memo: Any, cell: int,
             value: int) -> bool:
     """Cell ``cell`` takes ``value`` for good; propagate from its row and column."""
-    _put(g, tmp[12], height, width, cell // width, cell % width, value)
+    _put(g, tmp[WORDS], height, width, cell // width, cell % width, value)
     _queue_cell(queued, height, width, cell)
     _mark(memo, height, width, cell)
     ok = propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
@@ -490,10 +501,10 @@ def _probe_one(g: Any, height: int, width: int, clues: Any, starts: Any, counts:
     their values go to ``cells_out``/``values_out``; returns how many (``c`` among them),
     or -1 on a contradiction. Only open cells ever change, so undoing is setting the
     trail's cells open again: no copy of the grid."""
-    trail, top = tmp[9], tmp[10]
+    trail, top = tmp[TRAIL], tmp[TRAIL_LEN]
     # set and queued here rather than through _settle: that extra call made the whole
     # search a quarter slower (every tenth tcga2015 puzzle, 5.2 s against 4.1 s)
-    may = tmp[12]
+    may = tmp[WORDS]
     _put(g, may, height, width, c // width, c % width, value)
     _queue_cell(queued, height, width, c)
     ok = propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
@@ -523,8 +534,8 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
     nothing changed: what the search branches on. A cell whose probes would give the same
     again (:func:`_still_valid`) is not probed again: ``memo`` is when each cell was probed
     and the lines its probes solved, and when each line last changed."""
-    pstamp, ptouched, clock = memo[0], memo[1], memo[3]
-    touched = tmp[11]
+    pstamp, ptouched, clock = memo[PROBED_AT], memo[PROBE_LINES], memo[CLOCK]
+    touched = tmp[TOUCHED]
     cells = height * width
     c1 = np.empty(cells + 1, np.int64)
     v1 = np.empty(cells + 1, np.uint8)
@@ -569,7 +580,7 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
         for i in range(n0):
             t = c0[i]
             if seen[t] == v0[i]:
-                _put(g, tmp[12], height, width, t // width, t % width, v0[i])
+                _put(g, tmp[WORDS], height, width, t // width, t % width, v0[i])
                 _queue_cell(queued, height, width, t)
                 _mark(memo, height, width, t)
                 agreed = True
@@ -593,7 +604,7 @@ def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, count
                  queue: Any, queued: Any, work: Any, tmp: Any) -> bool:
     """Line logic alone on the queued lines of ``g`` (no probing); False on a
     contradiction."""
-    _load(g, tmp[12], height, width)
+    _load(g, tmp[WORDS], height, width)
     return propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
 
 
@@ -601,9 +612,8 @@ def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, count
 def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: int,
            clues: Any, starts: Any, counts: Any, queue: Any, queued: Any, work: Any,
            score: Any, solution: Any, budget: int, memo: Any, saved: Any, tmp: Any) -> int:
-    """Depth-first search with probing at every node, resumed from ``state`` (``state[0]``
-    the level; ``state[1]`` 1 while that level's grid is still to be propagated and
-    probed, 2 while its probing is under way, ``state[2:4]`` where it is): ``stack[d]``
+    """Depth-first search with probing at every node, resumed from ``state`` (its entries
+    by name: :data:`LEVEL`, :data:`PHASE`, where probing is): ``stack[d]``
     is level d's grid, ``branch[d]`` its branch cell and ``other[d]`` the value still to
     try there (0 when both were). Runs until a solution (:data:`FOUND`, the grid in
     ``solution``), the end of the tree (:data:`DONE`) or ``work[COST]`` passing
@@ -611,18 +621,18 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
     stays the root's probed fixpoint. ``memo`` is what probing remembers (:func:`probe`);
     ``saved[...][d]`` is level d's, kept when it branches and given back when its other
     value is tried, with its scores. With ``state[RESTART]`` set the search starts again
-    from the root now and then (:data:`satnono.logic.fast.RESTARTS`), and a solution may
+    from the root now and then (:data:`satnono.logic.compiled.RESTARTS`), and a solution may
     come again in a later run: the caller drops repeats. A run that ends the tree has
     given every solution."""
     cells = height * width
-    if state[0] >= 0 and state[1] != 1:  # a new node loads its own below
-        _load(stack[state[0]], tmp[12], height, width)
+    if state[LEVEL] >= 0 and state[PHASE] != 1:  # a new node loads its own below
+        _load(stack[state[LEVEL]], tmp[WORDS], height, width)
     while True:
-        d = state[0]
-        if state[1]:
+        d = state[LEVEL]
+        if state[PHASE]:
             if d + 1 >= stack.shape[0]:
                 return GROW
-            if state[1] == 1 and d > 0 and state[RESTART] > 0:
+            if state[PHASE] == 1 and d > 0 and state[RESTART] > 0:
                 state[RUN_NODES] += 1
                 if state[RUN_NODES] > state[RESTART] * _luby(state[RUN]):
                     # a restart: the root again as it was probed (its probes skipped, its
@@ -632,27 +642,27 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                     _recall(memo, score, saved, 0)
                     state[RUN] += 1
                     state[RUN_NODES] = 0
-                    state[0] = 0
-                    state[1] = 2
-                    state[2] = 0
-                    state[3] = 0
-                    _load(stack[0], tmp[12], height, width)
+                    state[LEVEL] = 0
+                    state[PHASE] = 2
+                    state[PROBE_CELL] = 0
+                    state[PROBE_QUIET] = 0
+                    _load(stack[0], tmp[WORDS], height, width)
                     continue
             g = stack[d]
             ok = True
-            if state[1] == 1:  # a new node: propagate, then probe from its first cell
-                _load(g, tmp[12], height, width)
+            if state[PHASE] == 1:  # a new node: propagate, then probe from its first cell
+                _load(g, tmp[WORDS], height, width)
                 ok = propagate(g, height, width, clues, starts, counts, queue, queued, work,
                                tmp)
                 _stamp(memo, tmp, height, width)
-                state[2] = 0
-                state[3] = 0
-            state[1] = 0
+                state[PROBE_CELL] = 0
+                state[PROBE_QUIET] = 0
+            state[PHASE] = 0
             if ok:
                 probed = probe(g, height, width, clues, starts, counts, queue, queued, work,
-                               tmp, memo, score, budget, state[2:])
+                               tmp, memo, score, budget, state[PROBE_CELL:])
                 if probed == 2:  # this node again, probing on from where it stopped
-                    state[1] = 2
+                    state[PHASE] = 2
                     return SLICE
                 ok = probed == 1
             work[NODES] += 1
@@ -681,7 +691,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                     solution[:] = g
                     if not _backtrack(stack, branch, other, state, height, width, queued,
                                       memo, score, saved):
-                        state[0] = -1
+                        state[LEVEL] = -1
                     return FOUND
                 first = FILLED if state[RUN] % 2 == 0 else EMPTY
                 branch[d] = best
@@ -691,11 +701,11 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                 stack[d + 1, best] = first
                 _queue_cell(queued, height, width, best)
                 _mark(memo, height, width, best)
-                state[0] = d + 1
-                state[1] = 1
+                state[LEVEL] = d + 1
+                state[PHASE] = 1
             elif not _backtrack(stack, branch, other, state, height, width, queued, memo,
                                 score, saved):
-                state[0] = -1
+                state[LEVEL] = -1
                 return DONE
         elif d < 0:
             return DONE
@@ -733,24 +743,24 @@ def _random(state: Any) -> float:
 def _keep(memo: Any, score: Any, saved: Any, d: int) -> None:
     """Level d is about to branch: keep what its probes were, with its scores, for when
     the search comes back to it (if there is room for that level)."""
-    if d < saved[0].shape[0]:
-        saved[0][d, :] = memo[0]
-        saved[1][d, :, :] = memo[1]
-        saved[2][d, :] = memo[2]
-        saved[3][d, :] = score
+    if d < saved[PROBED_AT].shape[0]:
+        saved[PROBED_AT][d, :] = memo[PROBED_AT]
+        saved[PROBE_LINES][d, :, :] = memo[PROBE_LINES]
+        saved[LINE_CHANGED][d, :] = memo[LINE_CHANGED]
+        saved[SAVED_SCORE][d, :] = score
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _recall(memo: Any, score: Any, saved: Any, d: int) -> None:
     """Back at level d (its other value, or the root after a restart): what :func:`_keep`
     kept; without room for that level, every cell is probed again."""
-    if d < saved[0].shape[0]:
-        memo[0][:] = saved[0][d]
-        memo[1][:, :] = saved[1][d]
-        memo[2][:] = saved[2][d]
-        score[:] = saved[3][d]
+    if d < saved[PROBED_AT].shape[0]:
+        memo[PROBED_AT][:] = saved[PROBED_AT][d]
+        memo[PROBE_LINES][:, :] = saved[PROBE_LINES][d]
+        memo[LINE_CHANGED][:] = saved[LINE_CHANGED][d]
+        score[:] = saved[SAVED_SCORE][d]
     else:
-        memo[0][:] = 0
+        memo[PROBED_AT][:] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -758,7 +768,7 @@ def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, wid
                queued: Any, memo: Any, score: Any, saved: Any) -> bool:
     """Go up to the deepest level with a value still to try and set up its child, with
     what probing remembered at that level; False when there is none (the tree is done)."""
-    d = state[0] - 1
+    d = state[LEVEL] - 1
     while d >= 0:
         v = other[d]
         if v:
@@ -769,8 +779,8 @@ def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, wid
             _queue_cell(queued, height, width, c)
             _recall(memo, score, saved, d)
             _mark(memo, height, width, c)
-            state[0] = d + 1
-            state[1] = 1
+            state[LEVEL] = d + 1
+            state[PHASE] = 1
             return True
         d -= 1
     return False

@@ -1,0 +1,158 @@
+"""Counting the residual CNF: blocking-clause enumeration for few solutions, projected
+model counting (Ganak, through pyganak) for many — what :func:`satnono.analyze.count.count`
+and the split count (:mod:`satnono.analyze.split`) both run on a puzzle or a part of one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..encode.residual import Residual, decode_solution
+from ..errors import CounterMissing, Interrupted, SearchTimeout
+from ..logic.board import Board
+from ..logic.context import Stats
+from ..model.puzzle import Puzzle
+from ..model.verdict import CountMethod
+from ..pipeline import check, residual
+from ..runtime.child import stream
+from ..runtime.deadline import Deadline
+
+#: auto switches from enumeration to Ganak after this many solutions
+THRESHOLD = 1000
+#: the backend whose residual CNF is enumerated and counted here (the others enumerate
+#: through :func:`satnono.solve`)
+CNF_BACKEND = "sat"
+#: parts per process when a count is split without saying into how many: enough that a
+#: process that drew easy parts takes more, few enough that splitting stays cheap
+PARTS_PER_WORKER = 8
+
+
+@dataclass
+class CountResult:
+    """``count`` is exact when ``complete``; otherwise it is a lower bound (what
+    enumeration had found when the time ran out)."""
+
+    count: int
+    complete: bool
+    method: str  # "propagation", "enumerate (<backend>)" or "ganak"
+    seconds: float
+    unknown_cells: int = 0  # cells left for the solver after propagation and probing
+    variables: int = 0
+    clauses: int = 0
+
+
+
+def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
+                   board: Board | None = None) -> CountResult:
+    """The sat count in one process: presolve (from ``board`` when given), then the
+    residual CNF enumerated, or counted by Ganak (``method``, as :func:`count` takes it);
+    more processes split the count instead (:mod:`.split`)."""
+    try:
+        res = residual(puzzle, deadline=clock.deadline, board=board)
+    except SearchTimeout:
+        return clock.result(0, False, "ganak" if method is CountMethod.GANAK
+                            else "enumerate (sat)")
+    if res.encoding is None:  # logic decided it
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
+    if method is CountMethod.GANAK:
+        return count_by_ganak(res, clock, found=0)
+    return _enumerate_residual(puzzle, res, clock, method, threshold)
+
+
+class Clock:
+    """The deadline and the start time, and results stamped with the time taken."""
+
+    def __init__(self, deadline: Deadline):
+        self.deadline = deadline
+        self.started = time.monotonic()
+
+    def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
+               res: Residual | None = None) -> CountResult:
+        out = CountResult(n, complete, method, time.monotonic() - self.started)
+        enc = res.encoding if res is not None else None
+        if enc is not None:
+            out.unknown_cells, out.variables, out.clauses = (len(enc.cells), enc.variables,
+                                                             len(enc.clauses))
+        elif stats is not None and stats.variables:
+            out.unknown_cells, out.variables, out.clauses = (stats.unknown, stats.variables,
+                                                             stats.clauses)
+        return out
+
+
+def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: CountMethod,
+                        threshold: int) -> CountResult:
+    """The sat backend's enumeration on a residual already built, then Ganak on the same
+    residual past the threshold."""
+    from ..backends.solver import DEFAULT_SOLVER, models
+
+    enc = res.encoding
+    assert enc is not None
+    limit = None if method is CountMethod.ENUMERATE else threshold + 1
+    found = 0
+    try:
+        for true in models(enc, DEFAULT_SOLVER, limit, 1, clock.deadline):
+            check(puzzle, decode_solution(enc, true), CNF_BACKEND)
+            found += 1
+    except SearchTimeout:
+        return clock.result(found, False, "enumerate (sat)", res=res)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, found, "enumerate (sat)", clock) from None
+    if limit is None or found < limit:
+        return clock.result(found, True, "enumerate (sat)", res=res)
+    return count_by_ganak(res, clock, found)
+
+
+def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
+    """Ganak's exact count of the residual CNF, projected on the unknown cells."""
+    enc = res.encoding
+    if enc is None:
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
+    try:
+        import pyganak  # noqa: F401
+    except ImportError:  # pragma: no cover - pyganak is a dependency
+        raise CounterMissing("exact counting of many solutions needs pyganak "
+                             "(pip install pyganak)") from None
+    args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
+    try:
+        (n,) = list(stream(_count_models, args, clock.deadline, what="model counter",
+                           size=enc.size(), always=True))
+    except SearchTimeout:
+        return clock.result(found, False, "ganak", res=res)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, found, "Ganak counting", clock) from None
+    return clock.result(n, True, "ganak", res=res)
+
+
+def stopped_count(exc: KeyboardInterrupt, found: int, how: str, clock: Clock) -> Interrupted:
+    """Ctrl-C (or SIGTERM) while counting, saying how far the count got."""
+    return Interrupted.saying(exc, f"at least {found:,} solution(s) found ({how}, "
+                              f"{time.monotonic() - clock.started:.1f} s); the count is "
+                              "incomplete")
+
+
+def _count_models(variables: int, clauses: list[list[int]], sampling: list[int]
+                  ) -> Iterator[int]:
+    import os
+    import sys
+
+    from pyganak import Counter
+
+    counter = Counter()
+    counter.new_vars(variables)
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(sampling)
+    # Ganak reports progress ("c o intermediate count") on standard output when a count
+    # runs long; standard output is the count's, so its writes go nowhere meanwhile
+    sys.stdout.flush()
+    saved = os.dup(1)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 1)
+        n = counter.count()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(quiet)
+    yield n

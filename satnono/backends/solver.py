@@ -1,0 +1,190 @@
+"""The project's SAT toolkit, over pysat: one place that knows how to load, tune, steer,
+race and enumerate a SAT solver. The sat backend, counting, ``check`` (the backbone),
+the plain baselines and the benchmarks all use these and nothing private.
+
+>>> from satnono.backends.solver import enumerate_models
+>>> sorted(sorted(m) for m in enumerate_models("cadical195", [[1, 2]], [1, 2], None))
+[[1], [1, 2], [2]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UnsupportedSolver
+from ..logic.context import Stats
+from ..runtime.child import race
+from ..runtime.deadline import NO_DEADLINE, Deadline
+from . import check_workers
+
+if TYPE_CHECKING:
+    from ..encode.residual import Encoding
+
+DEFAULT_SOLVER = "cadical195"
+#: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
+#: satisfiable instances. Nonograms given to the solver almost always have solutions, and
+#: the hardest tournament puzzles are several times faster so (benchmarks/results/NOTES.md).
+#: The effort options carry CaDiCaL 1.9.5's names (later versions call them ``elimeffort``,
+#: ``subsumeeffort``): pysat passes any name on without a word, so a wrong one is silently
+#: ignored. On the puzzles measured so far only ``stabilizeonly`` changes the search.
+CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
+#: CaDiCaL's focused mode (the mode of its "unsat" configuration): more restarts, a
+#: racing worker's other kind of search (:func:`searches`)
+CADICAL_FOCUSED = {"stabilizeonly": 0, "stabilize": 0}
+#: pysat solvers that cannot take new clauses between solve calls
+NOT_INCREMENTAL = ("kissat",)
+
+
+def check_solver(name: str, enumerating: bool) -> None:
+    """``name`` is a pysat solver, and an incremental one when it is to ``enumerate``."""
+    from pysat.solvers import SolverNames
+
+    known = [n for n in vars(SolverNames) if not n.startswith("_")]
+    if name not in known:
+        raise UnsupportedSolver(f"unknown SAT solver {name!r} (pysat offers: "
+                                + ", ".join(sorted(known)) + ")")
+    if enumerating and name.startswith(NOT_INCREMENTAL):
+        raise UnsupportedSolver(f"{name} is not incremental, so it cannot enumerate solutions "
+                                "with blocking clauses; use it with --limit 1, or pick "
+                                f"another solver (default {DEFAULT_SOLVER})")
+
+
+def check_limit(limit: int | None, solver: str = DEFAULT_SOLVER, **_: object) -> None:
+    """The backends' check before any work: ``solver`` is a pysat solver that can give
+    ``limit`` solutions."""
+    check_solver(solver, enumerating=limit != 1)
+
+
+def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,
+           stats: Stats | None = None,
+           settings: list[tuple[int | None, bool | None, bool]] | None = None
+           ) -> Iterator[set[int]]:
+    """The true cell variables of each model of the residual CNF, up to ``limit``, found by
+    ``workers`` racing searches (or the ``settings`` given); the time loading and searching
+    take go into ``stats``."""
+    stats = stats or Stats()
+    settings = settings or searches(workers)
+    cells = list(enc.cells.values())
+    # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
+    # made each child copy the Python clause lists it read, which on large CNFs cost more
+    # time and memory than the search (benchmarks/results/NOTES.md)
+    with stats.timing("load"):
+        base = new_solver(solver, enc.clauses, deadline=deadline)
+    with base:
+        jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
+        # in a child even alone: a solver busy in C hears no signal, a child can be killed
+        found = race(jobs, deadline, what="SAT solver", size=enc.size(), always=True)
+        for true in stats.timed("search", found):
+            yield set(true)
+
+
+def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
+    """``(seed, forced phase, focused)`` of each of ``workers`` racing solvers. Worker 0
+    is the one-worker search (saved phases, stable mode); worker 1 decides every variable
+    true first, always (CaDiCaL's forced phases), in CaDiCaL's focused mode; worker 2
+    every variable false, stable; later ones are worker 0 with other seeds. No setting
+    is best everywhere, and nothing measured tells in advance which will be: worker 1
+    takes the hardest survey puzzles' first solutions, worker 2 most of the hard
+    tournament puzzles that worker 0 is slow on (benchmarks/results/NOTES.md)."""
+    check_workers(workers)
+    first = [(None, None, False), (None, True, True), (None, False, False)]
+    return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
+
+
+#: clauses handed to the solver between two looks at the clock
+LOAD_CHUNK = 100_000
+
+
+def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
+               seed: int | None = None, forced: bool | None = None, focused: bool = False,
+               deadline: Deadline = NO_DEADLINE) -> Any:
+    """A pysat solver holding ``clauses``; CaDiCaL 1.9.5 in its "sat" configuration,
+    steered by ``seed``, ``forced`` and ``focused`` (:func:`steer`). A CNF of tens of
+    millions of clauses takes a minute to load, so it goes in by chunks, with the deadline
+    looked at between them."""
+    from pysat.solvers import Solver
+
+    from ..runtime.memory import ensure_room
+
+    ensure_room(len(clauses), "loading the SAT solver")
+    s = Solver(name=name)
+    if name == "cadical195" and tuned:
+        s.configure(dict(CADICAL_SAT_CONFIG))
+    for start in range(0, len(clauses), LOAD_CHUNK):
+        if start:
+            try:
+                deadline.check()
+            except BaseException:
+                s.delete()
+                raise
+        s.append_formula(clauses[start:start + LOAD_CHUNK])
+    steer(s, name, seed, forced, focused)
+    return s
+
+
+def steer(s, name: str, seed: int | None = None, forced: bool | None = None,
+          focused: bool = False) -> None:
+    """``seed`` (CaDiCaL only) picks another of its equally good searches: what the
+    benchmarks use to show the spread one puzzle's time has. ``forced`` (True or False)
+    makes every decision take that value first and ``focused`` (CaDiCaL only) leaves
+    stable mode (racing workers, :func:`searches`). All work on a loaded solver not yet
+    solved, so that racers can share one load (:func:`models`)."""
+    if name == "cadical195":
+        if seed is not None:
+            s.configure({"seed": seed})
+        if focused:
+            s.configure(dict(CADICAL_FOCUSED))
+    if forced is not None:
+        sign = 1 if forced else -1
+        s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])
+
+
+def enumerate_models(solver: str, clauses: list[list[int]], cells: list[int], limit: int | None,
+               tuned: bool = True, seed: int | None = None, forced: bool | None = None,
+               focused: bool = False) -> Iterator[set[int]]:
+    """True cell variables of each model; one solver, one blocking clause per model.
+    With ``forced`` (True or False) the phases are forced: all that value for the first
+    model, then each model's own, so that the next model is looked for beside it (as
+    the saved phases do unforced; kept all false, the second models of the hard
+    tournament puzzles took many times the conflicts)."""
+
+    with new_solver(solver, clauses, tuned, seed, forced, focused) as s:
+        yield from each_model(s, cells, limit, forced is not None)
+
+
+def each_model(s, cells: list[int], limit: int | None, forced: bool) -> Iterator[set[int]]:
+    found = 0
+    while solve_call(s):
+        model = s.get_model()
+        true = {v for v in cells if model[v - 1] > 0}
+        found += 1
+        yield true
+        if limit is not None and found >= limit:
+            return
+        if forced:
+            s.set_phases(model)
+        s.add_clause([-v if v in true else v for v in cells])
+
+
+def solve_call(s: Any, assumptions: list[int] | None = None) -> bool:
+    """``s.solve()``, with Ctrl-C as KeyboardInterrupt: pysat's solvers catch SIGINT
+    themselves and raise an error of their own that says so."""
+    try:
+        return bool(s.solve(assumptions=assumptions or []))
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:
+        if "interrupt" in str(exc).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+def _steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,
+             forced: bool | None = None, focused: bool = False) -> Iterator[list[int]]:
+    """A racer: steer the loaded solver ``s`` (its own copy, in a child) and enumerate;
+    what :func:`race` yields (in the order found; a list, sent back from a child)."""
+    steer(s, name, seed, forced, focused)
+    for true in each_model(s, cells, limit, forced is not None):
+        yield sorted(true)
+

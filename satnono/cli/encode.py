@@ -1,0 +1,45 @@
+"""``satnono encode``: the residual CNF as a DIMACS file, for any SAT solver or counter."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import SubParsers, add_input, add_timeout
+from .status import ExitStatus
+
+DEPTHS = ("probed", "lines", "open")
+
+
+def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "encode", help="write the residual CNF (DIMACS) for another solver or counter",
+        description="Presolve the puzzle (line logic and probing), then write the CNF of "
+        "what is left as DIMACS: one automaton per open line, the cells' variables named "
+        "in a comment header ('c cell VARIABLE ROW COLUMN') with the cells logic fixed, and "
+        "the projection onto the cells ('c p show', 'c ind') for model counters. Every "
+        "model is one solution.",
+        epilog="example: satnono encode cup.non -o cup.cnf && kissat cup.cnf")
+    add_input(p)
+    p.add_argument("-o", "--output", metavar="OUT", help="the CNF file (default: standard "
+                   "output)")
+    p.add_argument("--depth", choices=DEPTHS, default="probed",
+                   help="how far logic goes first: probed (line logic and probing, the "
+                   "default), lines (line logic only), open (none: every cell a variable)")
+    add_timeout(p, "give up presolving and encoding after S seconds")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..io.dimacs import write_residual
+    from ..io.formats import load, shown
+    from ..io.output import atomic_output
+    from ..model.verdict import Depth
+    from ..pipeline import residual
+    from ..runtime.deadline import Deadline
+
+    puzzle = load(args.puzzle, args.index, args.fmt)  # validated as it is read
+    res = residual(puzzle, deadline=Deadline.after(args.timeout), depth=Depth(args.depth))
+    with atomic_output(args.output) as out:
+        write_residual(out, res, puzzle, shown(args.puzzle))
+    return ExitStatus.OK

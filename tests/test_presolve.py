@@ -1,0 +1,122 @@
+"""The presolve stage: the compiled engine and the Python logic reach the same root board
+(the same cells fixed, the same contradictions), black and white and colour, whichever way
+the compiled code is reached; and the pipeline's stages use it as each backend asks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono import Puzzle, puzzle_from_picture, solve
+from satnono.logic import compiled as fast
+from satnono.logic.context import Context
+from satnono.logic.presolve import presolve
+from satnono.model.puzzle import puzzle_from_colours
+from satnono.model.verdict import Depth
+from satnono.pipeline import presolved, residual
+
+from .conftest import RGB_PALETTE, examples, random_colour_grid, random_picture
+
+needs_compiled = pytest.mark.skipif(not fast.available(), reason="the compiled code is "
+                                    "unavailable here")
+
+
+def _clue(rng: random.Random, n: int) -> tuple[int, ...]:
+    out: list[int] = []
+    left = n
+    while left > 0 and rng.random() < 0.7:
+        block = rng.randint(1, left)
+        out.append(block)
+        left -= block + 1
+    return tuple(out)
+
+
+def _puzzle(seed: int) -> Puzzle:
+    """Pictures that probing works on (density near a half), and clues drawn at random,
+    which often contradict."""
+    rng = random.Random(seed)
+    w, h = rng.randint(1, 18), rng.randint(1, 18)
+    if seed % 3:
+        return puzzle_from_picture(random_picture(rng, w, h, rng.uniform(0.35, 0.65)))
+    return Puzzle(tuple(_clue(rng, w) for _ in range(h)), tuple(_clue(rng, h) for _ in range(w)))
+
+
+def _may(pre):
+    return None if pre.board is None else pre.board.may
+
+
+@needs_compiled
+@pytest.mark.parametrize("loaded", [False, True])
+@settings(max_examples=examples(300), deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_compiled_root_propagation_and_probing_equal_pythons(loaded, seed):
+    """Before the compiled code is loaded, line logic runs in Python and the compiled code
+    probes; once loaded, it does both: each way, the board is Python's."""
+    p = _puzzle(seed)
+    python = presolve(Context(p))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fast, "loaded", lambda: loaded)
+        compiled = presolve(Context(p), compiled=True)
+    assert _may(compiled) == _may(python)
+    assert (compiled.by_line, compiled.by_probe) == (python.by_line, python.by_probe)
+    if compiled.board is not None and not compiled.board.solved():
+        assert compiled.search is not None  # a search goes on from it, not again
+
+
+@needs_compiled
+def test_probing_happens_in_the_examples():
+    """The comparison above means something: many of its puzzles need probing, some
+    contradict, some are settled by lines alone."""
+    kinds = {"probed": 0, "contradiction": 0, "lines": 0}
+    for seed in range(150):
+        pre = presolve(Context(_puzzle(seed)))
+        kind = ("contradiction" if pre.board is None else
+                "probed" if pre.by_probe else "lines")
+        kinds[kind] += 1
+    assert min(kinds.values()) >= 10, kinds
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_colour_presolves_in_python_with_or_without_compiled(seed):
+    rng = random.Random(seed)
+    grid = random_colour_grid(rng, rng.randint(2, 10), rng.randint(2, 10), 3, 0.6)
+    p = puzzle_from_colours(grid, RGB_PALETTE)
+    python = presolve(Context(p))
+    compiled = presolve(Context(p), compiled=True)
+    assert _may(compiled) == _may(python) and compiled.search is None
+
+
+def test_each_depth_goes_as_far_as_it_says():
+    p = puzzle_from_picture(random_picture(random.Random(5), 15, 15, 0.5))
+    lines = presolved(Context(p), Depth.LINES)
+    probed = presolved(Context(p), Depth.PROBED)
+    opened = presolved(Context(p), Depth.OPEN)
+    assert opened.board is not None and opened.board.known() == 0
+    assert lines.board is not None and probed.board is not None
+    assert lines.by_probe == 0 and probed.board.known() >= lines.board.known()
+
+
+def test_the_residual_is_the_presolved_board_encoded():
+    p = Puzzle(((1,),) * 4, ((1,),) * 4)  # nothing fixed: 16 open cells
+    res = residual(p)
+    assert res.encoding is not None and len(res.encoding.cells) == 16
+    solved = residual(Puzzle(((2,),), ((1,), (1,))))
+    assert solved.encoding is None and not solved.contradiction
+    assert solved.board is not None and solved.board.solved()
+    none = residual(Puzzle(((1,), (2,)), ((1,), (1,))))
+    assert none.encoding is None and none.contradiction
+
+
+def test_a_root_that_logic_solves_reaches_the_observer_as_found():
+    """The pipeline, not a backend, gives a solution that logic alone found: the native
+    search's observer still hears it found."""
+    from satnono.logic.events import Found
+
+    heard = []
+    sols = list(solve(Puzzle(((2,),), ((1,), (1,))), "native",
+                      observer=lambda e, board: heard.append(e)))
+    assert len(sols) == 1 and isinstance(heard[-1], Found) and heard[-1].number == 1
