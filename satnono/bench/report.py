@@ -15,7 +15,9 @@ from ..io.output import atomic_output
 from ..model.orientation import ORIENTATIONS
 from .runner import STAGES, Run, machine, read_csv
 
-FAILED = ("timeout", "error")
+FAILED = ("timeout", "error", "wrong")
+#: verdicts that say what the puzzle is (a peer's "found" says only that it has a solution)
+DEFINITE = ("unique", "multiple", "none")
 
 
 def _label(r: Run) -> str:
@@ -28,16 +30,56 @@ def _seconds(r: Run) -> float:
 
 
 def disagreements(runs: list[Run]) -> list[str]:
+    """Puzzles on which two runs that finished say different things (``found`` agrees
+    with anything but ``none``), and every picture a peer gave that breaks the clues."""
     by: dict = {}
     for r in runs:
-        if r.verdict not in FAILED:
+        if r.verdict not in ("timeout", "error"):
             by.setdefault((r.suite, r.puzzle, r.mode), {})[_label(r)] = r.verdict
     out = []
     for (suite, puzzle, mode), verdicts in sorted(by.items()):
-        if len(set(verdicts.values())) > 1:
+        said = set(verdicts.values())
+        definite = said & set(DEFINITE)
+        if len(definite) > 1 or "wrong" in said or ("found" in said and "none" in said):
             got = ", ".join(f"{b}: {v}" for b, v in sorted(verdicts.items()))
             out.append(f"{suite} / {puzzle} ({mode}): {got}")
     return out
+
+
+def peer_lines(runs: list[Run]) -> list[list[str]]:
+    """Each peer against satnono's default backend (or the first backend run), over the
+    puzzles both were given: how many each solved, the totals over the puzzles both
+    solved and their ratio, and the median of the per-puzzle ratios (peer over satnono:
+    above 1, satnono is faster)."""
+    peers = list(dict.fromkeys(r.backend for r in runs if r.command))
+    ours = [lb for lb in dict.fromkeys(_label(r) for r in runs if not r.command)]
+    if not peers or not ours:
+        return []
+    ref = DEFAULT if DEFAULT in ours else ours[0]
+    mine = {(r.suite, r.puzzle, r.mode): r for r in runs if _label(r) == ref}
+    rows = []
+    for peer in peers:
+        theirs = {(r.suite, r.puzzle, r.mode): r for r in runs if r.backend == peer
+                  and r.command}
+        keys = [k for k in theirs if k in mine]
+        solved_m = sum(mine[k].verdict not in FAILED for k in keys)
+        solved_t = sum(theirs[k].verdict not in FAILED for k in keys)
+        both = [k for k in keys if mine[k].verdict not in FAILED
+                and theirs[k].verdict not in FAILED]
+        tm = sum(mine[k].wall for k in both)
+        tt = sum(theirs[k].wall for k in both)
+        ratios = [theirs[k].wall / max(mine[k].wall, 1e-3) for k in both]
+        rows.append([peer, ref, str(len(keys)), str(solved_t), str(solved_m), str(len(both)),
+                     f"{tt:.2f}", f"{tm:.2f}", f"{tt / max(tm, 1e-3):.2f}" if both else "",
+                     f"{statistics.median(ratios):.2f}" if ratios else ""])
+    return rows
+
+
+#: peer, the satnono backend it is measured against, puzzles given to both, solved by the
+#: peer, by satnono, by both; seconds of each over the puzzles both solved, their ratio (peer
+#: over satnono) and the median of the per-puzzle ratios
+PEER_COLUMNS = ("peer", "vs", "puzzles", "peer ok", "ours ok", "both", "peer s", "ours s",
+                "ratio", "median ratio")
 
 
 def write_report(csv_path: str, out_path: str) -> str:
@@ -66,6 +108,24 @@ def write_report(csv_path: str, out_path: str) -> str:
         lines.append(f"- error: {r.suite} / {r.puzzle} on {_label(r)}: {r.error}")
     lines.append("")
     for suite in dict.fromkeys(r.suite for r in runs):
+        peers = peer_lines([r for r in runs if r.suite == suite])
+        if not peers:
+            continue
+        if "## Peers" not in lines:
+            lines += ["## Peers", "",
+                      "Other solvers run on the same puzzles, each right after satnono's runs "
+                      "of the puzzle, under the same limit; times are the peer's whole "
+                      "process (with its start-up) against satnono's run in its worker. "
+                      "`peer ok` / `ours ok`: puzzles each solved within the limit; `peer s` "
+                      "/ `ours s`: seconds over the puzzles both solved; `ratio`: peer over "
+                      "satnono on those totals (above 1, satnono is faster), then the median "
+                      "of the per-puzzle ratios.", "",
+                      "| suite | " + " | ".join(PEER_COLUMNS) + " |",
+                      "|---|---|---|" + "---:|" * (len(PEER_COLUMNS) - 2)]
+        lines += [f"| {suite} | " + " | ".join(row) + " |" for row in peers]
+    if "## Peers" in lines:
+        lines.append("")
+    for suite in dict.fromkeys(r.suite for r in runs):
         lines += _suite_section(suite, [r for r in runs if r.suite == suite], folder, stem)
     text = "\n".join(lines) + "\n"
     with atomic_output(out_path) as fh:
@@ -91,8 +151,8 @@ def _fmt(r: Run | None) -> str:
         return ""
     if r.verdict == "timeout":
         return f">{r.timeout:g}"
-    if r.verdict == "error":
-        return "error"
+    if r.verdict in ("error", "wrong"):
+        return r.verdict
     return f"{r.wall:.2f}"
 
 
@@ -114,7 +174,8 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
                    f"{percentile(walls, 90):.3f} | {percentile(walls, 99):.3f} | "
                    f"{walls[-1]:.2f} | {sum(r.wall for r in rs):.1f} |")
     out.append("")
-    out += _stages_table([r for r in runs if r.verdict not in FAILED], labels)
+    out += _stages_table([r for r in runs if r.verdict not in FAILED and not r.command],
+                         labels)
     out += _orientations_table(runs, labels)
     # baselines: ratio of each plain backend to its satnono counterpart, puzzle by puzzle
     pairs = [(base, mine) for base, mine in baselines()
@@ -122,6 +183,10 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     table: dict = {}
     for r in runs:
         table.setdefault((r.puzzle, r.mode), {})[_label(r)] = r
+    peers = list(dict.fromkeys(r.backend for r in runs if r.command))
+    ours = [lb for lb in labels if lb not in peers]
+    ref = DEFAULT if DEFAULT in ours else (ours[0] if ours else "")
+    pairs += [(peer, ref) for peer in peers if ref]
     ratio_cols = [f"{base} / {mine}" for base, mine in pairs]
     out.append("| " + " | ".join(["puzzle", "size", "verdict", *labels, *ratio_cols]) + " |")
     out.append("|---|---|---|" + "---:|" * (len(labels) + len(ratio_cols)))
@@ -133,6 +198,8 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
             a, m = row.get(base), row.get(mine)
             if a is None or m is None or m.verdict in FAILED or m.wall <= 0:
                 cells.append("")
+            elif a.verdict in ("error", "wrong"):
+                cells.append(a.verdict)
             else:
                 more = ">" if a.verdict == "timeout" else ""
                 cells.append(f"{more}{a.wall / max(m.wall, 1e-3):.1f}×")
@@ -197,6 +264,11 @@ def _orientations_table(runs: list[Run], labels: list[str]) -> list[str]:
                    f"{times[-1]:.2f} | {times[-1] / max(times[0], 1e-3):.1f}× |")
     out.append("")
     pairs = [(base, mine) for base, mine in baselines() if base in labels and mine in labels]
+    peers = list(dict.fromkeys(r.backend for r in turned if r.command))
+    ours = [lb for lb in labels if lb not in peers]
+    if ours:
+        ref = DEFAULT if DEFAULT in ours else ours[0]
+        pairs += [(peer, ref) for peer in peers]
     for base_b, mine in pairs:
         out += [f"{base_b} over {mine}, orientation by orientation:", "",
                 "| puzzle | " + " | ".join(ORIENTATIONS) + " |",
@@ -297,3 +369,13 @@ def summary(results: list[Run]) -> None:
                       f"{statistics.median(r.wall for r in rs):.3f}" if rs else "-",
                       f"{sum(r.wall for r in rs):.1f}")
     Console(stderr=True).print(table)
+    peers = peer_lines(results)
+    if peers:
+        against = Table(title="peers (totals over the puzzles both solved)")
+        for col in PEER_COLUMNS:
+            against.add_column(col, justify="left" if col in ("peer", "against") else "right")
+        for row in peers:
+            against.add_row(*row)
+        Console(stderr=True).print(against)
+    for line in disagreements(results):
+        Console(stderr=True).print(f"DISAGREEMENT {line}", markup=False, highlight=False)

@@ -83,6 +83,8 @@ class Run:
     encode_s: float = 0.0
     load_s: float = 0.0
     search_s: float = 0.0
+    # a peer's run (``bench --peer``): the command line it was given, placeholders and all
+    command: str = ""
 
     def key(self) -> tuple:
         return (self.suite, self.puzzle, self.backend, self.solver, self.mode)
@@ -141,6 +143,8 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     """Runs in the worker process."""
     import resource
 
+    if run.command:
+        return _measure_peer(run, puzzle)
     from ..errors import SearchTimeout
     from ..pipeline import solve
 
@@ -198,6 +202,26 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
     return run
 
 
+def _measure_peer(run: Run, puzzle: Puzzle) -> Run:
+    """A peer's run: its command on the puzzle, in its own process group (the worker
+    waits for it, so its CPU time is the worker's children's)."""
+    import resource
+
+    from .peer import Peer, run_peer
+
+    run.cells = puzzle.width * puzzle.height
+    cpu0 = _cpu()
+    got = run_peer(Peer(run.backend, run.command), puzzle, run.timeout)
+    run.verdict, run.wall, run.error = got.verdict, got.wall, got.error
+    if run.mode == "first" and run.verdict in ("unique", "multiple"):
+        run.verdict = "found"
+    run.solutions = {"unique": 1, "multiple": 2, "found": 1}.get(run.verdict, 0)
+    run.cpu = _cpu() - cpu0
+    run.search_s = run.wall
+    run.peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return run
+
+
 #: the stages a run's time is split into, as :class:`Run` fields ``<stage>_s``
 STAGES = ("read", "line", "probe", "encode", "load", "search")
 
@@ -238,7 +262,7 @@ def execute(tasks: list[tuple[Run, Puzzle]], jobs: int = 1) -> Iterator[Run]:
 
     here = machine()
 
-    for name in {backend_spec(run.backend)[0] for run, _ in tasks}:
+    for name in {backend_spec(run.backend)[0] for run, _ in tasks if not run.command}:
         backend_row(name).warm()  # once, before the workers fork
     pending = list(reversed(tasks))
     running: dict = {}  # connection -> (process, run, started)

@@ -14,6 +14,7 @@ from .options import SubParsers, add_where, positive, say
 from .status import ExitStatus
 
 if TYPE_CHECKING:
+    from ..bench.peer import Peer
     from ..bench.runner import Run
 
 
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")
+    peers = _peers(args.peer or [], args.mode)
     items = gather(args.suite or [], args.paths, say)
     if args.orientations:
         from ..model.orientation import ORIENTATIONS, orient
@@ -66,6 +68,11 @@ def run(args: argparse.Namespace) -> int:
                           read_s=read)
                 if run.key() not in done:
                     tasks.append((run, puzzle))
+        for peer in peers:  # right after satnono's runs of the same puzzle
+            run = Run(suite_name, name, puzzle.size, peer.name, "", args.mode, args.timeout,
+                      read_s=read, command=peer.command)
+            if run.key() not in done:
+                tasks.append((run, puzzle))
     if not items:
         raise UsageError("nothing to run: no puzzles in the suites and paths given (the "
                          "suites read the corpus from $SATNONO_CORPUS or ../shared/corpus, "
@@ -80,6 +87,18 @@ def run(args: argparse.Namespace) -> int:
             append_csv(args.output, run)
     summary(results)
     return ExitStatus.OK
+
+
+def _peers(specs: list[str], mode: str) -> list[Peer]:
+    from ..bench.peer import parse_peer
+
+    if specs and mode == "count":
+        raise UsageError("--peer runs in modes first and validate (a peer's count cannot "
+                         "be read from what it prints)")
+    peers: list[Peer] = []
+    for spec in specs:
+        peers.append(parse_peer(spec, frozenset(BACKENDS) | {p.name for p in peers}))
+    return peers
 
 
 def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
@@ -123,6 +142,14 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="comma-separated: " + ", ".join(BACKENDS) + "; "
                    + ", ".join(f"{b}:N" for b in taking("workers", baselines=True))
                    + " with N workers (as --workers N; mind --jobs, which multiplies them)")
+    p.add_argument("--peer", action="append", metavar="NAME=COMMAND",
+                   help="also run another solver on every puzzle, right after satnono's "
+                   "runs of it, under the same limit: COMMAND holds the puzzle's file as "
+                   "{non}, {nin}, {xml} (webpbn), {mk}, … (any format satnono writes) and "
+                   "may hold {timeout} (seconds); its verdict is the first of the words "
+                   "unique, multiple, contradiction/none, timeout it prints, and a picture "
+                   "it prints is checked against the clues (repeatable; e.g. "
+                   "--peer pbnsolve='pbnsolve -b -u {xml}')")
     p.add_argument("--solver", help="comma-separated pysat solvers for sat and plain-sat")
     p.add_argument("--mode", default="validate", help="first (1 solution), validate (2, the "
                    "default: tells unique from not), count (exact count)")
