@@ -178,3 +178,25 @@ def test_percentiles_take_the_nearest_rank():
     assert (percentile(values, 50), percentile(values, 90), percentile(values, 99),
             percentile(values, 100)) == (50.0, 90.0, 99.0, 100.0)
     assert percentile([3.0], 90) == 3.0 and percentile([], 50) == 0.0
+
+
+def test_the_hard_random_suite_is_the_same_on_every_machine():
+    """Its puzzles are made from the seeds in their names: the same pictures every time,
+    the sizes and densities the suite says, each the clues of its own picture."""
+    import random
+
+    from satnono.bench.suites import HARD_RANDOM, hard_random
+    from satnono.model.puzzle import is_solution
+    from satnono.model.solution import Solution
+
+    items = list(hard_random())
+    assert len(items) == sum(n for _, _, n in HARD_RANDOM) and len({n for n, _ in items}) == 60
+    for name, puzzle in items[::7]:
+        size, d, s = name.split("-")
+        side, density, seed = int(size.split("x")[0]), float(d[1:]), int(s[1:])
+        rng = random.Random(seed)
+        rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
+                     for _ in range(side))
+        assert puzzle.width == puzzle.height == side
+        assert is_solution(puzzle, Solution(side, rows))
+    assert [n for n, _ in hard_random()] == [n for n, _ in items]

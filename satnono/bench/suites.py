@@ -29,7 +29,7 @@ from ..io.formats import read_file
 from ..model.puzzle import Colour, Palette, Puzzle, puzzle_from_colours, puzzle_from_picture
 from ..model.solution import Solution
 
-SUITES = ("survey", "tcga2015", "random", "large", "colour", "tournaments")
+SUITES = ("survey", "tcga2015", "random", "hard-random", "large", "colour", "tournaments")
 __all__ = ["SUITES", "corpus_dir", "gather", "index_rows", "path_of", "pick", "puzzle_of",
            "reference_solutions", "suite", "tournament", "tournament_sets", "tournaments_dir"]
 
@@ -58,6 +58,25 @@ def random_suite(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
     for side in (10, 20, 30, 40, 60):
         for density in (0.3, 0.5, 0.7):
             s = seed + side * 100 + int(density * 10)
+            rng = random.Random(s)
+            rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
+                         for _ in range(side))
+            yield f"{side}x{side}-d{density}-s{s}", puzzle_from_picture(Solution(side, rows))
+
+
+#: the classes of :func:`hard_random`: side, density, how many
+HARD_RANDOM = ((40, 0.4, 20), (50, 0.5, 20), (70, 0.5, 20))
+
+
+def hard_random(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
+    """Seeded random pictures of the sizes where search, not line logic, decides: 40×40
+    at density 0.4 (many solutions; line logic fixes almost nothing), 50×50 and 70×70 at
+    0.5 (lines past 63 cells); 20 of each, the seed in the name, so that anyone can make
+    the same ones (``random.Random(seed)``, a row at a time, a cell filled when the next
+    number is below the density)."""
+    for side, density, many in HARD_RANDOM:
+        for i in range(many):
+            s = seed * 1000 + side * 100 + int(density * 10) * 1000 + i
             rng = random.Random(s)
             rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
                          for _ in range(side))
@@ -119,6 +138,8 @@ def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
               "color": colour}
     if name == "random":
         return list(random_suite())
+    if name == "hard-random":
+        return list(hard_random())
     if name in makers:
         return list(makers[name](corpus))
     if name in tournament_sets():
