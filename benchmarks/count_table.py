@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> None:
         label = _bucket(lo)
         if by[label]:
             print(f"| {label} | {by[label]} |")
+    bounds = Counter(r["at_least"] for r in records if r not in counted
+                     and r.get("at_least") is not None)
+    for at_least, n in sorted(bounds.items()):
+        print(f"| at least {at_least:,}, not finished (a lower bound, not a count) | {n} |")
     print()
     methods = Counter(r.get("method", "?") for r in counted)
     print("Counted by: " + ", ".join(f"{m} {n}" for m, n in methods.most_common()))
