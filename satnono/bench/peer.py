@@ -95,6 +95,17 @@ def parse_peer(spec: str, taken: frozenset[str] = frozenset()) -> Peer:
     return peer
 
 
+def parse_peers(specs: list[str], mode: str, backends: frozenset[str]) -> list[Peer]:
+    """Every ``--peer`` given, each named apart from the backends and the other peers."""
+    if specs and mode == "count":
+        raise UsageError("--peer runs in modes first and validate (a peer's count cannot "
+                         "be read from what it prints)")
+    peers: list[Peer] = []
+    for spec in specs:
+        peers.append(parse_peer(spec, backends | {p.name for p in peers}))
+    return peers
+
+
 def verdict_of(output: str) -> str:
     """The verdict the first verdict word in ``output`` means, or ``""``."""
     m = _WORD.search(output)

@@ -14,7 +14,6 @@ from .options import SubParsers, add_where, positive, say
 from .status import ExitStatus
 
 if TYPE_CHECKING:
-    from ..bench.peer import Peer
     from ..bench.runner import Run
 
 
@@ -28,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitStatus.OK
     if not args.paths and not args.suite:
         raise UsageError("give puzzle files or directories, or --suite NAME")
+    from ..bench.peer import parse_peers
     from ..bench.report import summary
     from ..bench.runner import (
         MODES,
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
         for s in solvers:
             check_solver(s, enumerating=args.mode != "first")
-    peers = _peers(args.peer or [], args.mode)
+    peers = parse_peers(args.peer or [], args.mode, frozenset(BACKENDS))
     items = gather(args.suite or [], args.paths, say)
     if args.orientations:
         from ..model.orientation import ORIENTATIONS, orient
@@ -87,18 +87,6 @@ def run(args: argparse.Namespace) -> int:
             append_csv(args.output, run)
     summary(results)
     return ExitStatus.OK
-
-
-def _peers(specs: list[str], mode: str) -> list[Peer]:
-    from ..bench.peer import parse_peer
-
-    if specs and mode == "count":
-        raise UsageError("--peer runs in modes first and validate (a peer's count cannot "
-                         "be read from what it prints)")
-    peers: list[Peer] = []
-    for spec in specs:
-        peers.append(parse_peer(spec, frozenset(BACKENDS) | {p.name for p in peers}))
-    return peers
 
 
 def _progress(runs: Iterable[Run], total: int) -> Iterator[Run]:
