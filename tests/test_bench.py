@@ -200,3 +200,6 @@ def test_the_hard_random_suite_is_the_same_on_every_machine():
         assert puzzle.width == puzzle.height == side
         assert is_solution(puzzle, Solution(side, rows))
     assert [n for n, _ in hard_random()] == [n for n, _ in items]
+    from satnono.bench.suites import suite
+
+    assert [n for n, _ in suite("hard-random-70")] == [n for n, _ in items[40:]]

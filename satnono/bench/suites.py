@@ -140,6 +140,8 @@ def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
         return list(random_suite())
     if name == "hard-random":
         return list(hard_random())
+    if name.startswith("hard-random-") and name[12:] in {str(c[0]) for c in HARD_RANDOM}:
+        return [(n, p) for n, p in hard_random() if n.startswith(f"{name[12:]}x")]
     if name in makers:
         return list(makers[name](corpus))
     if name in tournament_sets():

@@ -124,7 +124,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="puzzle files or directories")
     p.add_argument("--suite", action="append", metavar="NAME",
                    help="survey, tcga2015, random, hard-random (20 each of 40×40 at density "
-                   "0.4, 50×50 and 70×70 at 0.5), large (black and white), colour, a "
+                   "0.4, 50×50 and 70×70 at 0.5; hard-random-40 etc. one size), large "
+                   "(black and white), colour, a "
                    "tournament set such as icga2020, or tournaments (all 30 sets; "
                    "repeatable)")
     p.add_argument("--backend", default="sat,cpsat,native",
