@@ -21,8 +21,8 @@ from .test_line import lines
 
 
 def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
-    """The kernel's answer as (may_empty, may_fill) masks, or None: the bit-parallel solver
-    (``wide`` False) or the dynamic programme."""
+    """The kernel's answer as (may_empty, may_fill) masks, or None: the one-word
+    bit-parallel solver (``wide`` False, up to 63 cells) or the several-word one."""
     k = len(clue)
     arr = np.array(list(clue) or [0], np.int64)
     if not wide:
@@ -30,16 +30,19 @@ def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
         ok, e, f = kernel.narrow64(arr, k, n, np.uint64(may_empty), np.uint64(may_fill),
                                    *words)
         return (int(e), int(f)) if ok else None
-    cells = np.array([(may_empty >> i & 1) | (may_fill >> i & 1) << 1 for i in range(n)]
-                     or [0], np.uint8)
-    out = np.zeros(max(n, 1), np.uint8)
-    fw = np.zeros((n + 2, k + 2), np.bool_)
-    bw = np.zeros((n + 2, k + 2), np.bool_)
-    fill = np.zeros(n + 2, np.int32)
-    if not kernel.solve_line(cells, n, arr, k, out, fw, bw, fill):
+    nw = n // 64 + 1
+    mask = (1 << 64) - 1
+    can_empty = np.array([may_empty >> (64 * i) & mask for i in range(nw)], np.uint64)
+    can_fill = np.array([may_fill >> (64 * i) & mask for i in range(nw)], np.uint64)
+    # scratch wider than needed, filled with garbage: only the first nw words may count
+    rng = np.random.default_rng(n)
+    fs, ff, bs, bf = (rng.integers(0, 2**63, (k + 2, nw + 2), dtype=np.uint64)
+                      for _ in range(4))
+    wt = rng.integers(0, 2**63, (12, nw + 2), dtype=np.uint64)
+    if not kernel.narrow_wide(arr, k, n, can_empty, can_fill, fs, ff, bs, bf, wt):
         return None
-    e = sum(1 << i for i in range(n) if out[i] & kernel.EMPTY)
-    f = sum(1 << i for i in range(n) if out[i] & kernel.FILLED)
+    e = sum(int(wt[2, i]) << (64 * i) for i in range(nw))
+    f = sum(int(wt[3, i]) << (64 * i) for i in range(nw))
     return e, f
 
 
@@ -55,25 +58,27 @@ def test_kernel_line_solvers_equal_brute_force(line, wide):
                    (full & ~expected[0], full & ~expected[1]))
 
 
-def test_kernel_line_solvers_agree_on_long_lines():
-    """Up to 63 cells both kernel solvers run; past that only the dynamic programme, held
-    to the Python solver (itself held to brute force in test_line.py)."""
-    rng = random.Random(11)
-    for n in (25, 40, 63, 64, 99, 200):
-        for _ in range(40):
-            m = rng.getrandbits(n)
-            clue = line_clue(m, n) if rng.random() < 0.8 else (rng.randint(1, 9),) * 3
-            known = rng.getrandbits(n) & rng.getrandbits(n)
-            if rng.random() < 0.8:
-                f, e = known & m, known & ~m
-            else:
-                f, e = known & rng.getrandbits(n), 0
-                e = known & ~f
-            full = (1 << n) - 1
-            want = narrow(clue, n, full & ~f, full & ~e)
-            assert _kernel_line(clue, n, full & ~f, full & ~e, wide=True) == want
-            if n <= 63:
-                assert _kernel_line(clue, n, full & ~f, full & ~e, wide=False) == want
+@pytest.mark.parametrize("n", [1, 25, 40, 63, 64, 65, 99, 127, 128, 129, 191, 200, 300, 510])
+def test_kernel_line_solvers_agree_on_long_lines(n):
+    """Past brute force's reach, both kernel solvers against the Python solver (itself held
+    to brute force in test_line.py): lines across one, two and several word boundaries,
+    clues of real pictures (solvable) and repeated blocks (often contradictory), with
+    cells known at random."""
+    rng = random.Random(11 + n)
+    for _ in range(examples(200)):
+        m = rng.getrandbits(n)
+        clue = line_clue(m, n) if rng.random() < 0.8 else (rng.randint(1, 9),) * 3
+        known = rng.getrandbits(n) & rng.getrandbits(n)
+        if rng.random() < 0.8:
+            f, e = known & m, known & ~m
+        else:
+            f, e = known & rng.getrandbits(n), 0
+            e = known & ~f
+        full = (1 << n) - 1
+        want = narrow(clue, n, full & ~f, full & ~e)
+        assert _kernel_line(clue, n, full & ~f, full & ~e, wide=True) == want
+        if n <= 63:
+            assert _kernel_line(clue, n, full & ~f, full & ~e, wide=False) == want
 
 
 @st.composite
@@ -151,8 +156,8 @@ def test_the_sat_backend_gives_the_same_solutions_whatever_the_search_budget(bud
             assert set(part) <= want
 
 
-def test_wide_puzzles_use_the_dynamic_programme():
-    """A picture 70 cells wide: its rows are past the bit-parallel solver's 63 cells."""
+def test_wide_puzzles_search_on_several_words_a_line():
+    """A picture 70 cells wide: its rows are past one word's 63 cells."""
     rng = random.Random(3)
     sol = random_picture(rng, 70, 6, 0.6)
     p = puzzle_from_picture(sol)

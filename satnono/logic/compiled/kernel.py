@@ -15,8 +15,10 @@ contradiction). Beside it, each line of up to 63 cells is also kept as two machi
 (which cells may be empty, which may be filled), so the bit-parallel line solver reads a
 line in two loads rather than gathering its cells, and looks its answer up first in a
 cache keyed by the line and its two words (probing meets the same line states again and
-again: 70–85 % of line solves on tournament puzzles are answered from it). Clues are one
-flat array with each line's start and length, rows first, then columns.
+again: 70–85 % of line solves on tournament puzzles are answered from it). A longer line
+is gathered from the grid into several words and solved by the same method on all of them
+(:func:`narrow_wide`), without the cache. Clues are one flat array with each line's start
+and length, rows first, then columns.
 
 Probing skips what it knows: a probe's outcome depends only on the lines its propagation
 solved, so a cell whose probes solved no line that has changed since is not probed again
@@ -49,8 +51,8 @@ GROW = 4  # the stack is full: give it more levels and call again
 
 # the counters in ``work``: line solves so far, search nodes, deepest level, how the root
 # ended (0 not yet probed, 1 consistent, 2 a contradiction), and the work done, which is
-# what slices and budgets count: a line of n cells costs n on the bit-parallel solver and
-# n·k (k blocks) on the dynamic programme, near enough the same time per unit
+# what slices and budgets count: a line of n cells costs n, times its words past 63 cells
+# (:func:`narrow_wide`), near enough the same time per unit
 LINES, NODES, DEPTH, ROOT, COST = 0, 1, 2, 3, 4
 #: entries of the cache of line solves (a power of two; 2.6 MB): every fifth tcga2015
 #: puzzle, search alone, 9.8 s against 10.8 s with 2**14 entries, 12.5 s with 2**18 and
@@ -69,100 +71,10 @@ PROBED_AT, PROBE_LINES, LINE_CHANGED, CLOCK = range(4)
 SAVED_SCORE = 3
 # the scratch arrays of :func:`scratch` that are used by name: the trail of cells fixed by
 # the last propagation and its length, the lines it solved (bits), and the line words
-TRAIL, TRAIL_LEN, TOUCHED, WORDS = 9, 10, 11, 12
+TRAIL, TRAIL_LEN, TOUCHED, WORDS = 5, 6, 7, 8
 #: from the third run on each branching score is multiplied by 1 + NOISE × a random number
 #: in [0, 1) (nonosolve's choice)
 NOISE = 0.5
-
-
-@njit(cache=True, nogil=True)
-def solve_line(cells: Any, n: int, clue: Any, k: int, out: Any, fw: Any, bw: Any,
-               fill: Any) -> bool:
-    """The complete line solver, the O(n·k) dynamic programme (Batenburg & Kosters,
-    "Solving nonograms by combining relaxations", 2009): ``out[i]`` gets the values cell i
-    takes in at least one placement of the ``k`` blocks consistent with ``cells``; False
-    when there is none. ``fw``, ``bw`` ((n+2)·(k+2) each) and ``fill`` (n+1) are scratch.
-
-    ``fw[i, j]``: the first i cells can hold the first j blocks; ``bw[i, j]``: cells i..n-1
-    can hold blocks j..k-1; "can be filled" runs are tested in O(1) by prefix counts of the
-    cells that may not be filled (kept in ``fill``)."""
-    # fill[i]: how many of the cells 0..i-1 may not be filled
-    fill[0] = 0
-    for i in range(n):
-        fill[i + 1] = fill[i] + (1 if cells[i] & FILLED == 0 else 0)
-    for i in range(n + 1):
-        for j in range(k + 1):
-            fw[i, j] = False
-            bw[i, j] = False
-    fw[0, 0] = True
-    for i in range(1, n + 1):
-        white = cells[i - 1] & EMPTY != 0
-        for j in range(k + 1):
-            v = white and fw[i - 1, j]
-            if not v and j >= 1:
-                p = i - clue[j - 1]
-                if p >= 0 and fill[i] == fill[p]:
-                    if p == 0:
-                        v = j == 1
-                    else:
-                        v = cells[p - 1] & EMPTY != 0 and fw[p - 1, j - 1]
-            fw[i, j] = v
-    if not fw[n, k]:
-        return False
-    bw[n, k] = True
-    for i in range(n - 1, -1, -1):
-        white = cells[i] & EMPTY != 0
-        for j in range(k, -1, -1):
-            v = white and bw[i + 1, j]
-            if not v and j < k:
-                e = i + clue[j]
-                if e <= n and fill[e] == fill[i]:
-                    if e == n:
-                        v = j + 1 == k
-                    else:
-                        v = cells[e] & EMPTY != 0 and bw[e + 1, j + 1]
-            bw[i, j] = v
-    # which values each cell takes: empty where a gap fits, filled where a block fits
-    for i in range(n):
-        out[i] = 0
-        fill[i] = 0  # from here on: the difference array of the blocks' covers
-    fill[n] = 0
-    for i in range(n):
-        if cells[i] & EMPTY:
-            for j in range(k + 1):
-                if fw[i, j] and bw[i + 1, j]:
-                    out[i] = EMPTY
-                    break
-    for j in range(k):
-        length = clue[j]
-        for p in range(n - length + 1):
-            if p == 0:
-                left = j == 0
-            else:
-                left = cells[p - 1] & EMPTY != 0 and fw[p - 1, j]
-            if not left:
-                continue
-            e = p + length
-            if e == n:
-                right = j == k - 1
-            else:
-                right = cells[e] & EMPTY != 0 and bw[e + 1, j + 1]
-            if not right:
-                continue
-            ok = True
-            for q in range(p, e):
-                if cells[q] & FILLED == 0:
-                    ok = False
-                    break
-            if ok:
-                fill[p] += 1
-                fill[e] -= 1
-    run = 0
-    for i in range(n):
-        run += fill[i]
-        if run > 0:
-            out[i] |= FILLED
-    return True
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -235,8 +147,8 @@ def _forward(clue: Any, k: int, step: int, n: int, can_empty: Any, can_fill: Any
 @njit(cache=True, nogil=True)
 def narrow64(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, ff: Any,
              bs: Any, bf: Any) -> tuple[bool, Any, Any]:
-    """The bit-parallel line solver for lines of up to 63 cells, the same answer as
-    :func:`solve_line`: :func:`satnono.logic.line.narrow` on machine words (bit i is
+    """The bit-parallel line solver for lines of up to 63 cells:
+    :func:`satnono.logic.line.narrow` on machine words (bit i is
     cell i; a subtraction's borrow runs over each stretch of may-be-empty cells)."""
     if not _forward(clue, k, 1, n, can_empty, can_fill, fs, ff):
         return False, uint64(0), uint64(0)
@@ -255,24 +167,212 @@ def narrow64(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, 
     return True, may_empty & can_empty, may_fill
 
 
+# ---------------------------------------------------------------- lines past 63 cells
+# The same bit-parallel solver on several machine words a line (word 0 holds cells 0-63):
+# a line of n cells and its end marker (bit n) take n // 64 + 1 words. Each operation
+# below works on the first ``nw`` words of its arrays.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shr(src: Any, s: int, dst: Any, nw: int) -> None:
+    """``dst = src >> s`` (``dst`` not ``src``)."""
+    q = s >> 6
+    r = s & 63
+    for i in range(nw):
+        j = i + q
+        v = uint64(0)
+        if j < nw:
+            v = src[j] >> uint64(r)
+            if r and j + 1 < nw:
+                v |= src[j + 1] << uint64(64 - r)
+        dst[i] = v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shl(src: Any, s: int, dst: Any, nw: int) -> None:
+    """``dst = src << s`` (``dst`` not ``src``)."""
+    q = s >> 6
+    r = s & 63
+    for i in range(nw):
+        j = i - q
+        v = uint64(0)
+        if j >= 0:
+            v = src[j] << uint64(r)
+            if r and j >= 1:
+                v |= src[j - 1] >> uint64(64 - r)
+        dst[i] = v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _low(n: int, i: int) -> Any:
+    """Word i of the mask of bits 0..n-1."""
+    if (i + 1) * 64 <= n:
+        return ~uint64(0)
+    if i * 64 >= n:
+        return uint64(0)
+    return (uint64(1) << uint64(n - i * 64)) - uint64(1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _runs(blockers: Any, x: Any, dst: Any, nw: int) -> None:
+    """``dst = ((blockers - x) ^ blockers) | x``: from each bit of ``x``, the stretch up to
+    the next bit of ``blockers`` (the borrow runs across words)."""
+    borrow = uint64(0)
+    for i in range(nw):
+        a = blockers[i]
+        b = x[i]
+        d = a - b
+        out = uint64(1) if a < b else uint64(0)
+        if d < borrow:
+            out = uint64(1)
+        d -= borrow
+        borrow = out
+        dst[i] = (d ^ a) | b
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _windows_w(ok: Any, b: int, r: Any, t: Any, nw: int) -> None:
+    """``r``: bit p set iff bits p..p+b-1 of ``ok`` are all set (:func:`_windows`)."""
+    for i in range(nw):
+        r[i] = ok[i]
+    span = 1
+    while span * 2 <= b:
+        _shr(r, span, t, nw)
+        for i in range(nw):
+            r[i] &= t[i]
+        span *= 2
+    if span < b:
+        _shr(r, b - span, t, nw)
+        for i in range(nw):
+            r[i] &= t[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _smear_w(x: Any, b: int, r: Any, t: Any, nw: int) -> None:
+    """``r``: bits p..p+b-1 for every bit p of ``x`` (:func:`_smear`)."""
+    for i in range(nw):
+        r[i] = x[i]
+    span = 1
+    while span * 2 <= b:
+        _shl(r, span, t, nw)
+        for i in range(nw):
+            r[i] |= t[i]
+        span *= 2
+    if span < b:
+        _shl(r, b - span, t, nw)
+        for i in range(nw):
+            r[i] |= t[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reverse_w(x: Any, n: int, dst: Any, t: Any, nw: int) -> None:
+    """``dst``: the n low bits of ``x`` in reverse order (every word reversed, the words
+    in reverse order, then shifted down to n bits)."""
+    for i in range(nw):
+        t[nw - 1 - i] = _reverse(x[i], 64)
+    _shr(t, nw * 64 - n, dst, nw)
+
+
+@njit(cache=True, nogil=True)
+def _forward_w(clue: Any, k: int, step: int, n: int, nw: int, can_empty: Any,
+               can_fill: Any, starts: Any, free: Any, wt: Any) -> bool:
+    """:func:`_forward` on ``nw`` words a line (``wt``: scratch rows)."""
+    blockers, ready, win, ends, t = wt[4], wt[5], wt[6], wt[7], wt[8]
+    for i in range(nw):
+        blockers[i] = ~can_empty[i] & _low(n, i)
+        t[i] = uint64(0)
+    blockers[n >> 6] |= uint64(1) << uint64(n & 63)
+    t[0] = can_empty[0] & uint64(1)
+    _runs(blockers, t, ready, nw)
+    ready[0] |= uint64(1)
+    for i in range(nw):
+        free[0, i] = ready[i]
+    for jj in range(k):
+        b = clue[jj] if step > 0 else clue[k - 1 - jj]
+        _windows_w(can_fill, b, win, t, nw)
+        any_start = uint64(0)
+        for i in range(nw):
+            s = ready[i] & win[i]
+            starts[jj, i] = s
+            any_start |= s
+        if any_start == 0:
+            return False
+        _shl(starts[jj], b, ends, nw)
+        for i in range(nw):
+            t[i] = ends[i] & can_empty[i]
+        _runs(blockers, t, free[jj + 1], nw)
+        for i in range(nw):
+            free[jj + 1, i] |= ends[i]
+        _shl(t, 1, win, nw)  # the seeds: a gap after each end
+        for i in range(nw):
+            t[i] = win[i] & can_empty[i]
+        _runs(blockers, t, ready, nw)
+        for i in range(nw):
+            ready[i] |= win[i]
+    return bool((free[k, n >> 6] >> uint64(n & 63)) & uint64(1) != 0)
+
+
+@njit(cache=True, nogil=True)
+def narrow_wide(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, ff: Any,
+                bs: Any, bf: Any, wt: Any) -> bool:
+    """The bit-parallel line solver for a line of any length, the same answer as
+    :func:`narrow64`: ``can_empty``/``can_fill`` hold the line in
+    ``n // 64 + 1`` words; the cells that may be empty and filled after solving go to
+    ``wt[2]`` and ``wt[3]``; False on a contradiction. ``fs``…``bf`` are (k + 2) × words,
+    ``wt`` at least 12 rows of words."""
+    nw = n // 64 + 1
+    if not _forward_w(clue, k, 1, n, nw, can_empty, can_fill, fs, ff, wt):
+        return False
+    rev_empty, rev_fill, t1, t2, t3 = wt[9], wt[10], wt[11], wt[6], wt[7]
+    _reverse_w(can_empty, n, rev_empty, t1, nw)
+    _reverse_w(can_fill, n, rev_fill, t1, nw)
+    if not _forward_w(clue, k, -1, n, nw, rev_empty, rev_fill, bs, bf, wt):
+        return False
+    may_empty, may_fill = wt[2], wt[3]
+    for i in range(nw):
+        may_fill[i] = uint64(0)
+        may_empty[i] = uint64(0)
+    for j in range(k):
+        b = clue[j]
+        _reverse_w(bs[k - 1 - j], n, t1, t2, nw)
+        _shr(t1, b - 1, t2, nw)
+        for i in range(nw):
+            t2[i] &= fs[j, i]
+        _smear_w(t2, b, t1, t3, nw)
+        for i in range(nw):
+            may_fill[i] |= t1[i]
+    for j in range(k + 1):
+        for i in range(nw):
+            t3[i] = bf[k - j, i] & _low(n, i)
+        _reverse_w(t3, n, t1, t2, nw)
+        for i in range(nw):
+            may_empty[i] |= ff[j, i] & t1[i]
+    for i in range(nw):
+        may_empty[i] &= can_empty[i]
+    return True
+
+
 @njit(cache=True, nogil=True)
 def scratch(height: int, width: int, counts: Any) -> Any:
-    """The work arrays :func:`propagate` needs, made once per search: the line solvers',
-    the trail and its length, the lines solved (bits), the line words (:func:`_put`) and
-    the cache of line solves (each slot's line × 2 + whether it was consistent, and its
-    two words in and out)."""
+    """The work arrays :func:`propagate` needs, made once per search: a line's cells and
+    the bit-parallel solver's words, the trail and its length, the lines solved (bits),
+    the line words (:func:`_put`), the cache of line solves (each slot's line × 2 +
+    whether it was consistent, and its two words in and out), and :func:`narrow_wide`'s
+    arrays for lines past 63 cells."""
     size = max(height, width)
+    nw = size // 64 + 1
     kmax = 1
     for line in range(height + width):
         kmax = max(kmax, counts[line])
-    return (np.empty(size, np.uint8), np.empty(size, np.uint8),
-            np.empty((size + 2, kmax + 2), np.bool_), np.empty((size + 2, kmax + 2), np.bool_),
-            np.empty(size + 2, np.int32), np.empty(kmax + 1, np.uint64),
+    return (np.empty(size, np.uint8), np.empty(kmax + 1, np.uint64),
             np.empty(kmax + 2, np.uint64), np.empty(kmax + 1, np.uint64),
             np.empty(kmax + 2, np.uint64), np.empty(height * width + 1, np.int64),
             np.zeros(1, np.int64), np.zeros((height + width + 63) // 64, np.uint64),
             np.zeros((2, height + width), np.uint64), np.full(CACHE, -1, np.int64),
-            np.zeros((CACHE, 4), np.uint64))
+            np.zeros((CACHE, 4), np.uint64),
+            np.zeros((kmax + 2, nw), np.uint64), np.zeros((kmax + 2, nw), np.uint64),
+            np.zeros((kmax + 2, nw), np.uint64), np.zeros((kmax + 2, nw), np.uint64),
+            np.zeros((12, nw), np.uint64))
 
 
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59,
@@ -347,7 +447,8 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
     ``tmp`` is :func:`scratch`'s: the cells changed go on its trail, the lines solved into
     its ``touched`` bits (added to, not cleared), and the line words (:func:`_put`) must
     match ``g``."""
-    cells, out, fw, bw, fill, fs, ff, bs, bf, trail, top, touched, may, cline, centry = tmp
+    (cells, fs, ff, bs, bf, trail, top, touched, may, cline, centry,
+     wfs, wff, wbs, wbf, wt) = tmp
     mask = uint64(CACHE - 1)
     top[0] = 0  # the trail: each cell this call changes, once (only open cells change)
     lines = height + width
@@ -412,21 +513,36 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
                                           top, queue, queued, i, tail, lines)
                 pending += added
             continue
-        # the dynamic programme does n·k steps, each slower than a whole word's: what a
-        # budget counts should be time, near enough, whichever solver runs
-        work[COST] += n * max(k, 1)
+        # past 63 cells: the same solver on several words a line, the line gathered from
+        # the grid (no words are kept for it); a word operation costs about a cell's
+        # share of one, so the work counted is the cells times the words
+        nw = n // 64 + 1
+        work[COST] += n * nw
+        wide_empty, wide_fill = wt[0], wt[1]
+        for i in range(nw):
+            wide_empty[i] = uint64(0)
+            wide_fill[i] = uint64(0)
         for i in range(n):
-            cells[i] = g[base + i * step]
-        if not solve_line(cells, n, clue, k, out, fw, bw, fill):
+            v = g[base + i * step]
+            cells[i] = v
+            bit = one << uint64(i & 63)
+            if v & EMPTY:
+                wide_empty[i >> 6] |= bit
+            if v & FILLED:
+                wide_fill[i >> 6] |= bit
+        if not narrow_wide(clue, k, n, wide_empty, wide_fill, wfs, wff, wbs, wbf, wt):
             ok = False
             continue
+        may_empty_w, may_fill_w = wt[2], wt[3]
         for i in range(n):
-            if out[i] != cells[i]:
+            v = (((may_empty_w[i >> 6] >> uint64(i & 63)) & one)
+                 | (((may_fill_w[i >> 6] >> uint64(i & 63)) & one) << one))
+            if v != cells[i]:
                 if line < height:
-                    tail, added = _change(g, may, height, width, line, i, out[i], trail, top,
+                    tail, added = _change(g, may, height, width, line, i, v, trail, top,
                                           queue, queued, height + i, tail, lines)
                 else:
-                    tail, added = _change(g, may, height, width, i, line - height, out[i],
+                    tail, added = _change(g, may, height, width, i, line - height, v,
                                           trail, top, queue, queued, i, tail, lines)
                 pending += added
     return ok
