@@ -120,3 +120,27 @@ def test_a_root_that_logic_solves_reaches_the_observer_as_found():
     sols = list(solve(Puzzle(((2,),), ((1,), (1,))), "native",
                       observer=lambda e, board: heard.append(e)))
     assert len(sols) == 1 and isinstance(heard[-1], Found) and heard[-1].number == 1
+
+
+@needs_compiled
+@pytest.mark.full
+@pytest.mark.parametrize("width, height", [(64, 9), (70, 40), (100, 30), (130, 66)])
+def test_wide_lines_presolve_as_pythons(width, height):
+    """Lines past 63 cells (several words a line, their own cache): the compiled root is
+    Python's, on pictures that need probing and on shuffled clues that contradict."""
+    rng = random.Random(width * height)
+    seen = set()
+    for i in range(examples(30)):
+        picture = random_picture(rng, width, height, rng.uniform(0.5, 0.7))
+        p = puzzle_from_picture(picture)
+        if i % 4 == 3:  # one row's clue swapped with another's: usually no solution
+            rows = list(p.rows)
+            a, b = rng.sample(range(height), 2)
+            rows[a], rows[b] = rows[b], rows[a]
+            p = Puzzle(tuple(rows), p.columns)
+        python = presolve(Context(p))
+        compiled = presolve(Context(p), compiled=True)
+        assert _may(compiled) == _may(python)
+        seen.add("none" if python.board is None else "probed" if python.by_probe else
+                 "lines")
+    assert seen >= {"none", "probed"} or examples(30) < 10

@@ -30,7 +30,7 @@ from ..board import Board
 from ..context import Stats
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
-#: about its length, times its machine words past 63 cells): a few
+#: about its length, times one more than its machine words past 63 cells): a few
 #: milliseconds
 SLICE = 250_000
 #: levels the search stack starts with; it doubles when the search goes deeper
@@ -237,8 +237,8 @@ class Search:
 
     @property
     def cost(self) -> int:
-        """Work so far, in cells of the lines solved (times their machine words past 63
-        cells): the unit of slices and budgets."""
+        """Work so far, in cells of the lines solved (times one more than their machine
+        words past 63 cells): the unit of slices and budgets."""
         return int(self.work[self.kernel.COST])
 
     def solutions(self, limit: int | None, budget: int | None = None,
