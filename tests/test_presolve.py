@@ -49,21 +49,25 @@ def _may(pre):
 
 
 @needs_compiled
-@pytest.mark.parametrize("loaded", [False, True])
+@pytest.mark.parametrize("way", ["loaded", "lines in Python", "cold"])
 @settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_compiled_root_propagation_and_probing_equal_pythons(loaded, seed):
-    """Before the compiled code is loaded, line logic runs in Python and the compiled code
-    probes; once loaded, it does both: each way, the board is Python's."""
+def test_compiled_root_propagation_and_probing_equal_pythons(way, seed):
+    """Once the compiled code is loaded, it does line logic and probing; before, line logic
+    runs in Python and the compiled code probes, or, for a small puzzle (:func:`cold`),
+    Python probes too and no compiled search is made: each way, the board is Python's."""
     p = _puzzle(seed)
     python = presolve(Context(p))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fast, "loaded", lambda: loaded)
+        patch.setattr(fast, "loaded", lambda: way == "loaded")
+        if way == "lines in Python":
+            patch.setattr(fast, "COLD_CELLS", 0)
         compiled = presolve(Context(p), compiled=True)
     assert _may(compiled) == _may(python)
     assert (compiled.by_line, compiled.by_probe) == (python.by_line, python.by_probe)
     if compiled.board is not None and not compiled.board.solved():
-        assert compiled.search is not None  # a search goes on from it, not again
+        # a compiled search goes on from it (not again), except where it was kept cold
+        assert (compiled.search is None) == (way == "cold")
 
 
 @needs_compiled

@@ -17,10 +17,13 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Generator, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import decode_solution, residual
+from ..errors import SearchTimeout
+from ..logic.compiled import available, cold
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.solution import Solution
@@ -28,6 +31,7 @@ from ..runtime.deadline import Deadline
 from .solver import DEFAULT_SOLVER, models, searches
 
 if TYPE_CHECKING:
+    from ..encode.residual import Encoding
     from ..logic.compiled import Search
 
 #: the work the compiled search may spend before the SAT solver takes over, in cells of the
@@ -35,6 +39,10 @@ if TYPE_CHECKING:
 #: second on a 25×25 puzzle): chosen on tcga2015 once the search restarted,
 #: benchmarks/results/NOTES.md
 BUDGET = 100_000_000
+#: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
+#: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
+#: loading that code costs
+COLD_CNF = 0.3
 
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
@@ -50,31 +58,79 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     settings = None if search is None else [searches(search + 1)[search]]
     found: list[Solution] = []
     budget = BUDGET if budget is None else budget
-    if start.search is not None:
-        found, done = yield from _search(start.search, ctx, limit, budget, deadline)
+    dfs = start.search
+    res = None
+    if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
+        # a small puzzle in a process that has not loaded the compiled code: the CNF for a
+        # moment first, then the compiled search as a warm process would run it
+        res = residual(ctx, start, deadline)
+        if res.encoding is None:
+            return
+        done = yield from _cnf_for_a_moment(res.encoding, ctx, limit, solver, workers,
+                                            deadline, settings, found)
+        if done or not available():
+            return
+        from ..logic.compiled import Search
+
+        dfs = Search(ctx.puzzle, start.board)
+    if dfs is not None:
+        more, done = yield from _search(dfs, ctx, limit, budget, deadline, found)
+        found += more
         if done:
             return
-    res = residual(ctx, start, deadline)
+    res = res or residual(ctx, start, deadline)
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
     for sol in found:  # already given: rule them out
-        enc.clauses.append([-v if sol.filled(r, c) else v for (r, c), v in enc.cells.items()])
+        enc.clauses.append(_blocking(enc, sol))
     left = None if limit is None else limit - len(found)
     for true in models(enc, solver, left, workers, deadline, ctx.stats, settings):
         yield decode_solution(enc, true)
 
 
-def _search(dfs: Search, ctx: Context, limit: int | None, budget: int, deadline: Deadline
+def _blocking(enc: Encoding, sol: Solution) -> list[int]:
+    """The clause that rules ``sol`` out."""
+    return [-v if sol.filled(r, c) else v for (r, c), v in enc.cells.items()]
+
+
+def _cnf_for_a_moment(enc: Encoding, ctx: Context, limit: int | None, solver: str,
+                      workers: int, deadline: Deadline, settings: Any, found: list[Solution]
+                      ) -> Generator[Solution, None, bool]:
+    """The residual's models for up to :data:`COLD_CNF` seconds (what they are appended to
+    ``found``); whether they were all there is (the limit reached or no model left)."""
+    moment = time.monotonic() + COLD_CNF
+    quick = Deadline(moment if deadline.at is None else min(deadline.at, moment),
+                     deadline.timeout)
+    try:
+        for true in models(enc, solver, limit, workers, quick, ctx.stats, settings):
+            sol = decode_solution(enc, true)
+            found.append(sol)
+            yield sol
+    except SearchTimeout:
+        if deadline.passed():
+            raise
+        return False
+    return True
+
+
+def _search(dfs: Search, ctx: Context, limit: int | None, budget: int, deadline: Deadline,
+            given: list[Solution] = []  # noqa: B006 (read only)
             ) -> Generator[Solution, None, tuple[list[Solution], bool]]:
     """The compiled search from the root it probed, yielding what it finds within
-    ``budget``; returns the solutions given and whether nothing is left to look for."""
+    ``budget`` but the solutions ``given`` already; returns the new ones and whether
+    nothing is left to look for."""
     found: list[Solution] = []
+    seen = set(given)
     try:
         if budget:
             for sol in ctx.stats.timed("search", dfs.solutions(limit, budget, deadline)):
+                if sol in seen:
+                    continue
                 found.append(sol)
                 yield sol
+                if limit is not None and len(found) + len(seen) >= limit:
+                    break
     finally:  # closed at its limit too: what the search did is in the stats
         dfs.count_into(ctx.stats)
-    return found, dfs.done or (limit is not None and len(found) >= limit)
+    return found, dfs.done or (limit is not None and len(found) + len(seen) >= limit)

@@ -83,8 +83,9 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
 
     Until the compiled code is loaded in this process, line logic runs in Python first: it
     settles the easy puzzles, which then never pay for loading the compiled code (half a
-    second; on a new installation, compiling it). Once loaded (``bench``, ``batch`` and
-    ``serve`` load it before they fork), it does the line logic too, several times faster.
+    second; on a new installation, compiling it); a small puzzle is probed in Python too
+    (:func:`satnono.logic.compiled.cold`). Once loaded (``bench``, ``batch`` and ``serve``
+    load it before they fork), it does the line logic too, several times faster.
     """
     from . import compiled as fast
 
@@ -92,8 +93,8 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
         return board
     by_line = -1
     if not fast.loaded():
-        pre = presolve(ctx, probing=False, deadline=deadline, board=board)
-        if pre.board is None or pre.board.solved():
+        pre = presolve(ctx, probing=fast.cold(ctx.puzzle), deadline=deadline, board=board)
+        if pre.board is None or pre.board.solved() or fast.cold(ctx.puzzle):
             return pre
         board, by_line = pre.board, pre.by_line
     if not fast.available():

@@ -66,6 +66,24 @@ def usable(puzzle: Puzzle) -> bool:
     return puzzle.palette.black_and_white and not _turned_off()
 
 
+#: puzzles up to this many cells are left to the Python logic and the SAT solver in a
+#: process that has not loaded the compiled code yet (:func:`cold`): there, probing in
+#: Python (tcga2015's 25×25: 0.05 s, at most 0.14 s) and a CNF cost less than loading the
+#: compiled code (about 0.4 s: importing Numba and reading its cache)
+COLD_CELLS = 1024
+
+
+def cold(puzzle: Puzzle) -> bool:
+    """Whether this process should keep away from the compiled code for ``puzzle`` for now:
+    a small puzzle, the code usable but not loaded. A single ``satnono solve`` then costs
+    what its puzzle needs, not the load; the SAT backend still turns to the compiled
+    search if its CNF does not settle quickly (:data:`satnono.backends.sat.COLD_CNF`).
+    ``batch``, ``bench`` and ``serve`` load the code before they fork, so their puzzles
+    never take this path."""
+    return (puzzle.width * puzzle.height <= COLD_CELLS and not loaded()
+            and usable(puzzle))
+
+
 def _turned_off() -> bool:
     """:data:`DISABLE` is set."""
     return os.environ.get(DISABLE, "") not in ("", "0")

@@ -1,0 +1,82 @@
+"""A small puzzle in a process that has not loaded the compiled code: Python probing and a
+CNF first, the compiled search only if the CNF does not settle it within a moment; the
+answers are the same either way."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satnono import solve
+from satnono.backends import sat
+from satnono.logic import compiled
+from satnono.model.puzzle import Puzzle, puzzle_from_picture
+
+from .conftest import brute_solutions, random_picture
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+needs_compiled = pytest.mark.skipif(not compiled.usable(Puzzle(((1,),), ((1,),))),
+                                    reason="the compiled code is turned off")
+
+
+def _puzzles() -> list[Puzzle]:
+    """0, 1, several and many solutions, and pictures that need probing."""
+    rng = random.Random(7)
+    out = [
+        Puzzle(((), (), (1, 1)), ((), (), (1, 1))),  # none
+        Puzzle(((1,), (3,), (1,)), ((1,), (3,), (1,))),  # one
+        Puzzle(((1,),) * 4, ((1,),) * 4),  # 24
+    ]
+    out += [puzzle_from_picture(random_picture(rng, 6, 5, rng.uniform(0.3, 0.6)))
+            for _ in range(8)]
+    return out
+
+
+@needs_compiled
+@pytest.mark.parametrize("moment", [0.0, 5.0])
+@pytest.mark.parametrize("limit", [1, 2, None])
+def test_a_cold_small_puzzle_gives_every_solution_once(monkeypatch, moment, limit):
+    """With no moment for the CNF the compiled search takes over from Python's probed root
+    (after whatever the CNF gave); with a long one the CNF settles it alone."""
+    monkeypatch.setattr(sat, "cold", lambda puzzle: True)
+    monkeypatch.setattr(compiled, "cold", lambda puzzle: True)
+    monkeypatch.setattr(compiled, "loaded", lambda: False)  # as in a fresh process
+    monkeypatch.setattr(sat, "COLD_CNF", moment)
+    made = []
+
+    class Counted(compiled.Search):
+        def __init__(self, *args, **kwargs):
+            made.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(compiled, "Search", Counted)
+    for p in _puzzles():
+        want = brute_solutions(p)
+        got = list(solve(p, "sat", limit=limit))
+        assert len(got) == len(set(got))
+        assert set(got) <= want
+        assert len(got) == (len(want) if limit is None else min(limit, len(want)))
+    # the compiled search took over exactly when the CNF had no time
+    assert (len(made) > 0) == (moment == 0.0)
+
+
+def test_a_fresh_process_solves_a_small_puzzle_without_the_compiled_code():
+    """What a single `satnono solve` of a 30×30 pays for: no Numba import, no compile."""
+    code = (
+        "import random, sys\n"
+        "from satnono import solve\n"
+        "from satnono.model.puzzle import puzzle_from_picture\n"
+        "from satnono.model.solution import Solution\n"
+        "rng = random.Random(1)\n"
+        "rows = tuple(sum(1 << c for c in range(30) if rng.random() < 0.5) for _ in range(30))\n"
+        "p = puzzle_from_picture(Solution(30, rows))\n"
+        "print(len(list(solve(p, 'sat', limit=2))), 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "False"]
