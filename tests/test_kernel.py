@@ -36,10 +36,9 @@ def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
     can_fill = np.array([may_fill >> (64 * i) & mask for i in range(nw)], np.uint64)
     # scratch wider than needed, filled with garbage: only the first nw words may count
     rng = np.random.default_rng(n)
-    fs, ff, bs, bf = (rng.integers(0, 2**63, (k + 2, nw + 2), dtype=np.uint64)
-                      for _ in range(4))
+    sweep = rng.integers(0, 2**63, (4, k + 2, nw + 2), dtype=np.uint64)
     wt = rng.integers(0, 2**63, (12, nw + 2), dtype=np.uint64)
-    if not kernel.narrow_wide(arr, k, n, can_empty, can_fill, fs, ff, bs, bf, wt):
+    if not kernel.narrow_wide(arr, k, n, can_empty, can_fill, sweep, wt):
         return None
     e = sum(int(wt[2, i]) << (64 * i) for i in range(nw))
     f = sum(int(wt[3, i]) << (64 * i) for i in range(nw))

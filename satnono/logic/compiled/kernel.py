@@ -316,14 +316,15 @@ def _forward_w(clue: Any, k: int, step: int, n: int, nw: int, can_empty: Any,
 
 
 @njit(cache=True, nogil=True)
-def narrow_wide(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, ff: Any,
-                bs: Any, bf: Any, wt: Any) -> bool:
+def narrow_wide(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, sweep: Any,
+                wt: Any) -> bool:
     """The bit-parallel line solver for a line of any length, the same answer as
     :func:`narrow64`: ``can_empty``/``can_fill`` hold the line in
     ``n // 64 + 1`` words; the cells that may be empty and filled after solving go to
-    ``wt[2]`` and ``wt[3]``; False on a contradiction. ``fs``…``bf`` are (k + 2) × words,
-    ``wt`` at least 12 rows of words."""
+    ``wt[2]`` and ``wt[3]``; False on a contradiction. ``sweep`` is 4 × (k + 2) × words
+    (each way's block starts and reachable positions), ``wt`` at least 12 rows of words."""
     nw = n // 64 + 1
+    fs, ff, bs, bf = sweep[0], sweep[1], sweep[2], sweep[3]
     if not _forward_w(clue, k, 1, n, nw, can_empty, can_fill, fs, ff, wt):
         return False
     rev_empty, rev_fill, t1, t2, t3 = wt[9], wt[10], wt[11], wt[6], wt[7]
@@ -373,11 +374,8 @@ def scratch(height: int, width: int, counts: Any) -> Any:
             np.zeros(1, np.int64), np.zeros((height + width + 63) // 64, np.uint64),
             np.zeros((2, height + width), np.uint64), np.full(CACHE, -1, np.int64),
             np.zeros((CACHE, 4), np.uint64),
-            np.zeros((kmax + 2, nw), np.uint64), np.zeros((kmax + 2, nw), np.uint64),
-            np.zeros((kmax + 2, nw), np.uint64), np.zeros((kmax + 2, nw), np.uint64),
-            np.zeros((12, nw), np.uint64),
-            np.full(CACHE_WIDE if size > 63 else 1, -1, np.int64),
-            np.zeros((CACHE_WIDE if size > 63 else 1, 4 * nw), np.uint64))
+            np.zeros((4, kmax + 2, nw), np.uint64), np.zeros((12, nw), np.uint64),
+            np.zeros((CACHE_WIDE if size > 63 else 1, 1 + 4 * nw), np.uint64))
 
 
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59,
@@ -452,9 +450,7 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
     ``tmp`` is :func:`scratch`'s: the cells changed go on its trail, the lines solved into
     its ``touched`` bits (added to, not cleared), and the line words (:func:`_put`) must
     match ``g``."""
-    (cells, fs, ff, bs, bf, trail, top, touched, may, cline, centry,
-     wfs, wff, wbs, wbf, wt, wline, wentry) = tmp
-    wmask = uint64(wline.shape[0] - 1)
+    cells, fs, ff, bs, bf, trail, top, touched, may, cline, centry, sweep, wt, wcache = tmp
     mask = uint64(CACHE - 1)
     top[0] = 0  # the trail: each cell this call changes, once (only open cells change)
     lines = height + width
@@ -542,27 +538,29 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
         for i in range(nw):
             h = ((h ^ wide_empty[i]) * uint64(0xBF58476D1CE4E5B9)
                  ^ wide_fill[i] * uint64(0x94D049BB133111EB))
-        slot = np.int64((h ^ (h >> uint64(29))) & wmask)
-        went = wentry[slot]
-        hit = wline[slot] >> 1 == line
+        # an entry: (line + 1) × 2 + whether it was consistent (0: empty), then the words
+        # in (may be empty, may be filled) and out
+        slot = np.int64((h ^ (h >> uint64(29))) & uint64(wcache.shape[0] - 1))
+        went = wcache[slot]
+        hit = went[0] >> uint64(1) == uint64(line + 1)
         if hit:
             for i in range(nw):
-                if went[i] != wide_empty[i] or went[nw + i] != wide_fill[i]:
+                if went[1 + i] != wide_empty[i] or went[1 + nw + i] != wide_fill[i]:
                     hit = False
                     break
         if hit:
-            good = wline[slot] & 1 == 1
+            good = went[0] & uint64(1) == uint64(1)
             for i in range(nw):
-                may_empty_w[i] = went[2 * nw + i]
-                may_fill_w[i] = went[3 * nw + i]
+                may_empty_w[i] = went[1 + 2 * nw + i]
+                may_fill_w[i] = went[1 + 3 * nw + i]
         else:
-            good = narrow_wide(clue, k, n, wide_empty, wide_fill, wfs, wff, wbs, wbf, wt)
-            wline[slot] = 2 * line + (1 if good else 0)
+            good = narrow_wide(clue, k, n, wide_empty, wide_fill, sweep, wt)
+            went[0] = uint64(2 * (line + 1) + (1 if good else 0))
             for i in range(nw):
-                went[i] = wide_empty[i]
-                went[nw + i] = wide_fill[i]
-                went[2 * nw + i] = may_empty_w[i]
-                went[3 * nw + i] = may_fill_w[i]
+                went[1 + i] = wide_empty[i]
+                went[1 + nw + i] = wide_fill[i]
+                went[1 + 2 * nw + i] = may_empty_w[i]
+                went[1 + 3 * nw + i] = may_fill_w[i]
         if not good:
             ok = False
             continue
