@@ -487,3 +487,21 @@ def test_serve_refuses_a_bad_port_a_busy_one_and_a_bad_host_in_one_line():
     r = serve("--host", "no.such.host.invalid")
     assert r.returncode == 2 and "not an address to listen on" in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def _take(mb: int) -> dict:
+    block = bytearray(mb << 20)  # touched: the memory is really taken
+    return {"took": len(block) >> 20}
+
+
+def test_a_request_gets_its_memory_beyond_what_the_server_had():
+    """The cap is on what a request's process maps beyond the server's own (a fork starts
+    with all of it): 50 MB fit under a 200 MB cap, 400 MB do not, and the answer says so,
+    however large the process that serves (this test's own is hundreds of MB)."""
+    from satnono.web.app import Limits, Pool, _mapped
+
+    assert _mapped() > 200 << 20  # the serving process is larger than the cap itself
+    pool = Pool(Limits(timeout=30, memory=200 << 20, workers=1, queue=1))
+    assert pool.run(_take, (50,)) == (200, {"took": 50})
+    status, answer = pool.run(_take, (400,))
+    assert status == 400 and "more memory than this server gives" in answer["error"]

@@ -28,8 +28,9 @@ from ..runtime.deadline import Deadline
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may take: seconds, memory of its process, body bytes, cells; and
-    how many solver processes run at once and how many requests may wait for one."""
+    """What one request may take: seconds, memory (what its process may map beyond what it
+    started with, forked from the server), body bytes, cells; and how many solver
+    processes run at once and how many requests may wait for one."""
 
     timeout: float = 20.0
     memory: int = 2 << 30
@@ -48,8 +49,12 @@ def _capped(memory: int, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...
     from ..runtime.child import allow_children
 
     allow_children()  # the solvers start processes of their own
+    # the cap is on address space, and a fork starts with all of the server's (its loaded
+    # libraries, its threads' stacks: a server embedded in a large process can start near
+    # or past any fixed cap), so the request's memory is counted from where it starts
+    cap = _mapped() + memory
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     except (ValueError, OSError):  # pragma: no cover - a lower hard limit is kept
         pass
     try:
@@ -58,6 +63,17 @@ def _capped(memory: int, fn: Callable[..., dict[str, Any]], args: tuple[Any, ...
         yield {"error": str(exc)}
     except MemoryError:
         yield {"error": "the puzzle needs more memory than this server gives one request"}
+
+
+def _mapped() -> int:
+    """Bytes of address space this process maps now (0 where /proc does not say)."""
+    import os
+
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class Pool:
