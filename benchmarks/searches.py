@@ -25,8 +25,8 @@ from multiprocessing import Pool
 
 from satnono.backends.solver import CADICAL_FOCUSED, DEFAULT_SOLVER, new_solver, steer
 from satnono.bench.runner import machine
-from satnono.bench.suites import index_rows, puzzle_of, survey, tcga2015
-from satnono.model.puzzle import Puzzle, Solution, puzzle_from_picture
+from satnono.bench.suites import index_rows, puzzle_of, random_picture, survey, tcga2015
+from satnono.model.puzzle import Puzzle
 from satnono.pipeline import residual
 
 from .corpus import present
@@ -65,10 +65,7 @@ def group(name: str) -> list[tuple[str, Puzzle]]:
         for side in (35, 40, 45, 50, 55):
             for density in (0.3, 0.4, 0.5):
                 rng = random.Random(side * 10 + int(density * 10))
-                rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
-                             for _ in range(side))
-                out.append((f"{side}x{side}-d{density}",
-                            puzzle_from_picture(Solution(side, rows))))
+                out.append((f"{side}x{side}-d{density}", random_picture(rng, side, density)))
         return out
     raise SystemExit(f"unknown group {name!r} (expected tcga, survey, corpus or random)")
 

@@ -31,7 +31,8 @@ from ..model.solution import Solution
 
 SUITES = ("survey", "tcga2015", "random", "hard-random", "large", "colour", "tournaments")
 __all__ = ["SUITES", "corpus_dir", "gather", "index_rows", "path_of", "pick", "puzzle_of",
-           "reference_solutions", "suite", "tournament", "tournament_sets", "tournaments_dir"]
+           "random_picture", "reference_solutions", "suite", "tournament", "tournament_sets",
+           "tournaments_dir"]
 
 
 def survey(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
@@ -53,15 +54,21 @@ def tcga2015(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
             return
 
 
+def random_picture(rng: random.Random, side: int, density: float) -> Puzzle:
+    """The clues of a side × side picture drawn row by row, a cell filled when the next
+    number of ``rng`` is below ``density``: how every seeded random suite is made."""
+    rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
+                 for _ in range(side))
+    return puzzle_from_picture(Solution(side, rows))
+
+
 def random_suite(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
     """Seeded random pictures, 10×10 to 60×60, densities 0.3–0.7; the name holds the seed."""
     for side in (10, 20, 30, 40, 60):
         for density in (0.3, 0.5, 0.7):
             s = seed + side * 100 + int(density * 10)
-            rng = random.Random(s)
-            rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
-                         for _ in range(side))
-            yield f"{side}x{side}-d{density}-s{s}", puzzle_from_picture(Solution(side, rows))
+            yield f"{side}x{side}-d{density}-s{s}", random_picture(random.Random(s), side,
+                                                                   density)
 
 
 #: the classes of :func:`hard_random`: side, density, how many
@@ -77,10 +84,8 @@ def hard_random(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
     for side, density, many in HARD_RANDOM:
         for i in range(many):
             s = seed * 1000 + side * 100 + int(density * 10) * 1000 + i
-            rng = random.Random(s)
-            rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
-                         for _ in range(side))
-            yield f"{side}x{side}-d{density}-s{s}", puzzle_from_picture(Solution(side, rows))
+            yield f"{side}x{side}-d{density}-s{s}", random_picture(random.Random(s), side,
+                                                                   density)
 
 
 def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
@@ -94,10 +99,8 @@ def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
                                                          else "")
                 yield name, puzzle_of(row, corpus)
     for side, density in ((200, 0.75), (400, 0.8)):
-        rng = random.Random(side)
-        rows = tuple(sum(1 << c for c in range(side) if rng.random() < density)
-                     for _ in range(side))
-        yield f"random-{side}x{side}-d{density}-s{side}", puzzle_from_picture(Solution(side, rows))
+        yield (f"random-{side}x{side}-d{density}-s{side}",
+               random_picture(random.Random(side), side, density))
 
 
 #: the block colours of the random colour pictures, in order of use
@@ -140,8 +143,9 @@ def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
         return list(random_suite())
     if name == "hard-random":
         return list(hard_random())
-    if name.startswith("hard-random-") and name[12:] in {str(c[0]) for c in HARD_RANDOM}:
-        return [(n, p) for n, p in hard_random() if n.startswith(f"{name[12:]}x")]
+    side = name.removeprefix("hard-random-")
+    if side != name and side in {str(c[0]) for c in HARD_RANDOM}:
+        return [(n, p) for n, p in hard_random() if n.startswith(f"{side}x")]
     if name in makers:
         return list(makers[name](corpus))
     if name in tournament_sets():
