@@ -108,6 +108,20 @@ def random_picture(rng, width: int, height: int, density: float) -> Solution:
                                  for _ in range(height)))
 
 
+def past_small(folder) -> str:
+    """A 34×34 picture's puzzle written as .non in ``folder``: past the small puzzles a
+    single solve settles without the compiled code (1,156 cells), and open after line
+    logic, so a single solve of it loads (or compiles) that code."""
+    import random
+
+    from satnono.io.formats import save
+    from satnono.model.puzzle import puzzle_from_picture
+
+    path = str(folder / "big.non")
+    save(puzzle_from_picture(random_picture(random.Random(3), 34, 34, 0.5)), path)
+    return path
+
+
 def colour_placements(blocks, n):
     """Every line colour blocks ``((length, colour index), ...)`` make, as one colour index
     per cell (a background cell needed only between two blocks of one colour)."""

@@ -46,25 +46,18 @@ def test_solve_without_numba_answers_the_same_and_says_so_once_when_it_matters(t
     assert without.returncode == with_it.returncode == 0
     assert without.stdout == with_it.stdout
     assert _notes(without.stderr) == []
-    import random
+    from .conftest import past_small
 
-    from satnono.io.formats import save
-    from satnono.model.puzzle import puzzle_from_picture
-    from satnono.model.solution import Solution
-
-    rng = random.Random(3)
-    rows = tuple(sum(1 << c for c in range(34) if rng.random() < 0.5) for _ in range(34))
-    big = tmp_path / "big.non"  # 1,156 cells: past the small puzzles' path
-    save(puzzle_from_picture(Solution(34, rows)), str(big))
-    with_it = _cli("solve", str(big), "-o", str(tmp_path / "a.txt"), blocked=False)
-    without = _cli("solve", str(big), "-o", str(tmp_path / "b.txt"))
+    big = past_small(tmp_path)
+    with_it = _cli("solve", big, "-o", str(tmp_path / "a.txt"), blocked=False)
+    without = _cli("solve", big, "-o", str(tmp_path / "b.txt"))
     assert "Traceback" not in without.stderr
     assert without.returncode == with_it.returncode == 0
     notes = _notes(without.stderr)
     assert len(notes) == 1 and "numba" in notes[0] and "Python logic" in notes[0]
     assert _notes(with_it.stderr) == []
     verdict = [ln.split("[")[0].split(": ", 1)[1] for ln in (with_it.stderr, without.stderr)
-               for ln in ln.splitlines() if ln.startswith(str(big))]
+               for ln in ln.splitlines() if ln.startswith(big)]
     assert len(verdict) == 2 and verdict[0] == verdict[1]
 
 

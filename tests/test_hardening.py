@@ -610,19 +610,12 @@ def test_ctrl_c_while_the_compiled_code_compiles_stops_at_once(tmp_path):
     fail): it still stops, at once, and does not carry on without the compiled code. One
     Ctrl-C in six landed in a callback before this was handled, hence the many moments.
     The puzzle is past the small ones a single solve settles without the compiled code."""
-    import random
+    from .conftest import past_small
 
-    from satnono.io.formats import save
-    from satnono.model.puzzle import puzzle_from_picture
-    from satnono.model.solution import Solution
-
-    rng = random.Random(3)
-    rows = tuple(sum(1 << c for c in range(34) if rng.random() < 0.5) for _ in range(34))
-    big = tmp_path / "big.non"
-    save(puzzle_from_picture(Solution(34, rows)), str(big))
+    big = past_small(tmp_path)
     for delay in (0.5, 1.2, 2.0, 3.0, 4.0, 5.0, 6.5):
         env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / f"cache{delay}")}
-        proc = subprocess.Popen([str(SCRIPT), "solve", str(big)],
+        proc = subprocess.Popen([str(SCRIPT), "solve", big],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env)
         time.sleep(delay)
