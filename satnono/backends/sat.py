@@ -18,7 +18,7 @@ than on anything else tried, and a race takes the better of two draws.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import decode_solution, residual
@@ -115,7 +115,7 @@ def _cnf_for_a_moment(enc: Encoding, ctx: Context, limit: int | None, solver: st
 
 
 def _search(dfs: Search, ctx: Context, limit: int | None, budget: int, deadline: Deadline,
-            given: list[Solution] = []  # noqa: B006 (read only)
+            given: Sequence[Solution] = ()
             ) -> Generator[Solution, None, tuple[list[Solution], bool]]:
     """The compiled search from the root it probed, yielding what it finds within
     ``budget`` but the solutions ``given`` already; returns the new ones and whether

@@ -175,9 +175,8 @@ def run_peer(peer: Peer, puzzle: Puzzle, timeout: float) -> PeerResult:
         try:
             out, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            _kill_group(proc)
             return PeerResult("timeout", time.monotonic() - started)
-        finally:
+        finally:  # at the limit, and whatever it left running when it ended
             _kill_group(proc)
         wall = time.monotonic() - started
     return _judge(out, proc.returncode, puzzle, wall)

@@ -93,8 +93,9 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
         return board
     by_line = -1
     if not fast.loaded():
-        pre = presolve(ctx, probing=fast.cold(ctx.puzzle), deadline=deadline, board=board)
-        if pre.board is None or pre.board.solved() or fast.cold(ctx.puzzle):
+        cold = fast.cold(ctx.puzzle)
+        pre = presolve(ctx, probing=cold, deadline=deadline, board=board)
+        if pre.board is None or pre.board.solved() or cold:
             return pre
         board, by_line = pre.board, pre.by_line
     if not fast.available():
