@@ -46,19 +46,29 @@ def disagreements(runs: list[Run]) -> list[str]:
     return out
 
 
+def peer_pairs(runs: list[Run]) -> list[tuple[str, str]]:
+    """Each peer in ``runs`` with the satnono backend it is measured against: the default
+    backend where it ran, else the first one run (none without a satnono run)."""
+    peers = list(dict.fromkeys(r.backend for r in runs if r.command))
+    ours = list(dict.fromkeys(_label(r) for r in runs if not r.command))
+    if not ours:
+        return []
+    ref = DEFAULT if DEFAULT in ours else ours[0]
+    return [(peer, ref) for peer in peers]
+
+
 def peer_lines(runs: list[Run]) -> list[list[str]]:
     """Each peer against satnono's default backend (or the first backend run), over the
     puzzles both were given: how many each solved, the totals over the puzzles both
     solved and their ratio, and the median of the per-puzzle ratios (peer over satnono:
     above 1, satnono is faster)."""
-    peers = list(dict.fromkeys(r.backend for r in runs if r.command))
-    ours = [lb for lb in dict.fromkeys(_label(r) for r in runs if not r.command)]
-    if not peers or not ours:
+    pairs = peer_pairs(runs)
+    if not pairs:
         return []
-    ref = DEFAULT if DEFAULT in ours else ours[0]
+    ref = pairs[0][1]
     mine = {(r.suite, r.puzzle, r.mode): r for r in runs if _label(r) == ref}
     rows = []
-    for peer in peers:
+    for peer, _ in pairs:
         theirs = {(r.suite, r.puzzle, r.mode): r for r in runs if r.backend == peer
                   and r.command}
         keys = [k for k in theirs if k in mine]
@@ -183,10 +193,7 @@ def _suite_section(suite: str, runs: list[Run], folder: str, stem: str) -> list[
     table: dict = {}
     for r in runs:
         table.setdefault((r.puzzle, r.mode), {})[_label(r)] = r
-    peers = list(dict.fromkeys(r.backend for r in runs if r.command))
-    ours = [lb for lb in labels if lb not in peers]
-    ref = DEFAULT if DEFAULT in ours else (ours[0] if ours else "")
-    pairs += [(peer, ref) for peer in peers if ref]
+    pairs += peer_pairs(runs)
     ratio_cols = [f"{base} / {mine}" for base, mine in pairs]
     out.append("| " + " | ".join(["puzzle", "size", "verdict", *labels, *ratio_cols]) + " |")
     out.append("|---|---|---|" + "---:|" * (len(labels) + len(ratio_cols)))
@@ -264,11 +271,7 @@ def _orientations_table(runs: list[Run], labels: list[str]) -> list[str]:
                    f"{times[-1]:.2f} | {times[-1] / max(times[0], 1e-3):.1f}× |")
     out.append("")
     pairs = [(base, mine) for base, mine in baselines() if base in labels and mine in labels]
-    peers = list(dict.fromkeys(r.backend for r in turned if r.command))
-    ours = [lb for lb in labels if lb not in peers]
-    if ours:
-        ref = DEFAULT if DEFAULT in ours else ours[0]
-        pairs += [(peer, ref) for peer in peers]
+    pairs += peer_pairs(turned)
     for base_b, mine in pairs:
         out += [f"{base_b} over {mine}, orientation by orientation:", "",
                 "| puzzle | " + " | ".join(ORIENTATIONS) + " |",
