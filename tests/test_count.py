@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 from satnono.io.words import count_words
+from satnono.logic.compiled import DISABLE, usable
 
 from .conftest import (
     brute_solutions,
@@ -23,9 +24,14 @@ from .conftest import (
 )
 
 
+def compiled_counts(p: Puzzle) -> bool:
+    """Whether the compiled counter counts ``p`` (black and white, the code not off)."""
+    return usable(p)
+
+
 def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
     out = {b: len(list(solve(p, b, timeout=timeout))) for b in ("native", "sat", "cpsat")}
-    for method in ("enumerate", "ganak"):
+    for method in ("enumerate", "ganak") + (("compiled",) if compiled_counts(p) else ()):
         res = count(p, method, timeout=timeout)
         assert res.complete, method
         out[method] = res.count
@@ -60,10 +66,16 @@ def test_counts_agree_on_medium_random_pictures(seed):
 
 
 @pytest.mark.parametrize("k", [3, 5, 7, 8])
-def test_permutation_puzzle_has_k_factorial_solutions(k):
+def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     # every row and every column holds one cell: the solutions are the k! permutation
     # matrices, a count known in closed form (and beyond the auto threshold from k = 7)
     p = Puzzle(((1,),) * k, ((1,),) * k)
+    res = count(p, "auto")
+    assert res.complete and res.count == math.factorial(k)
+    assert res.method == ("compiled counter" if compiled_counts(p) else
+                          "ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
+    # without the compiled code, auto enumerates up to its threshold, then counts by Ganak
+    monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)
     assert res.method == ("ganak" if math.factorial(k) > 1000 else "enumerate (sat)")

@@ -8,10 +8,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from ..encode.residual import Residual, decode_solution
-from ..errors import CounterMissing, Interrupted, SearchTimeout
+from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
+from ..logic.compiled import DISABLE
 from ..logic.context import Stats
 from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
@@ -24,6 +26,15 @@ THRESHOLD = 1000
 #: the backend whose residual CNF is enumerated and counted here (the others enumerate
 #: through :func:`satnono.solve`)
 CNF_BACKEND = "sat"
+#: auto gives the compiled counter this share of a time limit (or, with none, this many
+#: seconds); enumeration and Ganak get what is left if it has not finished. On a sample of
+#: 38 of tcga2015's slow counts the counter finished 33 in at most 13 s each; the five it
+#: had not finished in 30 s (four of 10^7 to 10^8 solutions, one whose search tree is
+#: deep) Ganak counts in 80-170 s, which a 300 s limit leaves it
+AUTO_SHARE = 0.3
+AUTO_ALONE = 60.0
+#: what a count by the compiled counter says it was
+COMPILED = "compiled counter"
 #: parts per process when a count is split without saying into how many: enough that a
 #: process that drew easy parts takes more, few enough that splitting stays cheap
 PARTS_PER_WORKER = 8
@@ -36,7 +47,7 @@ class CountResult:
 
     count: int
     complete: bool
-    method: str  # "propagation", "enumerate (<backend>)" or "ganak"
+    method: str  # "propagation", "compiled counter", "enumerate (<backend>)" or "ganak"
     seconds: float
     unknown_cells: int = 0  # cells left for the solver after propagation and probing
     variables: int = 0
@@ -47,8 +58,18 @@ class CountResult:
 def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
                    board: Board | None = None) -> CountResult:
     """The sat count in one process: presolve (from ``board`` when given), then the
-    residual CNF enumerated, or counted by Ganak (``method``, as :func:`count` takes it);
-    more processes split the count instead (:mod:`.split`)."""
+    compiled counter (``method`` compiled, or auto on black and white), or the residual CNF
+    enumerated, or counted by Ganak (``method``, as :func:`count` takes it); more processes
+    split the count instead (:mod:`.split`)."""
+    if compiled_counts(puzzle, method):
+        return _count_compiled_first(puzzle, method, clock, threshold, board)
+    return _count_cnf(puzzle, method, clock, threshold, board)
+
+
+def _count_cnf(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
+               board: Board | None) -> CountResult:
+    """The residual CNF's count: enumerated, counted by Ganak, or auto (enumerated up to
+    ``threshold`` solutions, then Ganak)."""
     try:
         res = residual(puzzle, deadline=clock.deadline, board=board)
     except SearchTimeout:
@@ -61,6 +82,44 @@ def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold:
     return _enumerate_residual(puzzle, res, clock, method, threshold)
 
 
+def compiled_counts(puzzle: Puzzle, method: CountMethod) -> bool:
+    """Whether the compiled counter counts ``puzzle``: asked for (refused in colour), or
+    auto on a black-and-white puzzle where the compiled code runs."""
+    from ..logic.compiled import available, usable
+
+    if method is CountMethod.COMPILED:
+        if not puzzle.palette.black_and_white:
+            raise UsageError("the compiled counter counts black-and-white puzzles; count "
+                             "this one with --method auto, enumerate or ganak")
+        return True
+    return method is CountMethod.AUTO and usable(puzzle) and available()
+
+
+def _count_compiled_first(puzzle: Puzzle, method: CountMethod, clock: Clock,
+                          threshold: int, board: Board | None) -> CountResult:
+    """Presolve, then the compiled counter; auto goes on to enumeration and Ganak on the
+    same board for the time left when the counter has not finished in its share."""
+    from ..logic.context import Context
+    from ..model.verdict import Depth
+    from ..pipeline import presolved
+
+    ctx = Context(puzzle)
+    how = COMPILED if method is CountMethod.COMPILED else "enumerate (sat)"
+    try:
+        start = presolved(ctx, Depth.PROBED, clock.deadline, board=board)
+    except SearchTimeout:
+        return clock.result(0, False, how)
+    if start.board is None or start.solved:
+        return clock.result(0 if start.board is None else 1, True, "propagation")
+    if method is CountMethod.COMPILED:
+        return count_compiled(puzzle, start.board, clock)
+    counted = count_compiled(puzzle, start.board, clock.share(AUTO_SHARE, AUTO_ALONE))
+    if counted.complete or clock.deadline.passed():
+        counted.seconds = time.monotonic() - clock.started
+        return counted
+    return _count_cnf(puzzle, method, clock, threshold, start.board)
+
+
 class Clock:
     """The deadline and the start time, and results stamped with the time taken."""
 
@@ -68,9 +127,17 @@ class Clock:
         self.deadline = deadline
         self.started = time.monotonic()
 
+    def share(self, fraction: float, alone: float) -> Clock:
+        """A clock from the same start whose deadline is ``fraction`` of the time left, or
+        ``alone`` seconds from now with no deadline."""
+        left = self.deadline.remaining()
+        out = Clock(Deadline.after(alone if left is None else fraction * left))
+        out.started = self.started
+        return out
+
     def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
-               res: Residual | None = None) -> CountResult:
-        out = CountResult(n, complete, method, time.monotonic() - self.started)
+               res: Residual | None = None, cells: int = 0) -> CountResult:
+        out = CountResult(n, complete, method, time.monotonic() - self.started, cells)
         enc = res.encoding if res is not None else None
         if enc is not None:
             out.unknown_cells, out.variables, out.clauses = (len(enc.cells), enc.variables,
@@ -102,6 +169,34 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     if limit is None or found < limit:
         return clock.result(found, True, "enumerate (sat)", res=res)
     return count_by_ganak(res, clock, found)
+
+
+def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
+    """The compiled counter (:func:`satnono.logic.compiled.count_solutions`) on a presolved
+    black-and-white ``board``, in a child killed at the deadline (a call into compiled code
+    cannot be stopped otherwise, not even by Ctrl-C); an incomplete result counts 0."""
+    from ..logic.compiled import counting
+
+    if not counting():
+        raise CounterMissing("the compiled counter needs Numba, and it does not load here "
+                             f"(or {DISABLE} is set)")
+    open_cells = puzzle.width * puzzle.height - board.known()
+    try:
+        (counted,) = list(stream(_compiled_count, (puzzle, board), clock.deadline,
+                                 what="compiled counter", always=True))
+    except SearchTimeout:
+        return clock.result(0, False, COMPILED, cells=open_cells)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, 0, "the compiled counter", clock) from None
+    if counted.count is None:  # past 2^63 - 1
+        return clock.result(0, False, COMPILED, cells=open_cells)
+    return clock.result(counted.count, True, COMPILED, cells=open_cells)
+
+
+def _compiled_count(puzzle: Puzzle, board: Board) -> Iterator[Any]:
+    from ..logic.compiled import count_solutions
+
+    yield count_solutions(puzzle, board)
 
 
 def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:

@@ -37,12 +37,16 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
-                       "how it was obtained on standard error). auto enumerates up to "
-                       "--threshold solutions, then counts with Ganak.")
+                       "how it was obtained on standard error). auto counts black-and-white "
+                       "puzzles with the compiled counter; colour ones, and any it has not "
+                       "finished in 30%% of --timeout (60 s without one), are enumerated up "
+                       "to --threshold solutions, then counted with Ganak.")
     add_input(p)
     p.add_argument("--method", default="auto", choices=METHODS,
-                   help="enumerate: blocking clauses, one solution at a time; ganak: exact "
-                   "projected model counting; auto (default): enumerate, then ganak")
+                   help="compiled: a search that counts independent parts apart (black and "
+                   "white); enumerate: blocking clauses, one solution at a time; ganak: exact "
+                   "projected model counting; auto (default): compiled where it runs, else "
+                   "enumerate, then ganak")
     add_backend(p, f"the backend that enumerates (default {DEFAULT})", default=DEFAULT)
     add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
                 "count them on N processes; cpsat: its search workers")
@@ -65,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
     from ..analyze.count import CNF_BACKEND, count
     from ..io.progress import Progress
 
-    if args.method == "ganak" and args.backend != CNF_BACKEND:
-        raise UsageError("--backend chooses how to enumerate; ganak counts on its own")
+    if args.method in ("ganak", "compiled") and args.backend != CNF_BACKEND:
+        raise UsageError(f"--backend chooses how to enumerate; {args.method} counts on its "
+                         "own")
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
     workers = args.workers or 1
     splits = _splits(args, workers)

@@ -100,7 +100,9 @@ def count_words(res: CountResult) -> str:
                "line logic and probing leave one picture")
     size = (f"; {res.unknown_cells} cells left after propagation, "
             f"{res.variables} variables, {res.clauses} clauses"
-            if res.variables else "")
+            if res.variables else
+            f"; {res.unknown_cells} cells left after propagation" if res.unknown_cells
+            else "")
     return f"{res.count} solution(s), exact, {how} [{res.seconds:.2f} s{size}]"
 
 

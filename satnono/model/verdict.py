@@ -37,9 +37,11 @@ class Level(_Word):
 
 
 class CountMethod(_Word):
-    """How ``count`` is asked to count (``AUTO``: enumerate, then Ganak past a threshold)."""
+    """How ``count`` is asked to count (``AUTO``: chosen from the puzzle, see
+    :func:`satnono.analyze.count.count`)."""
 
     AUTO = "auto"
+    COMPILED = "compiled"
     ENUMERATE = "enumerate"
     GANAK = "ganak"
 
