@@ -278,14 +278,14 @@ def test_help_does_not_import_solver_backends():
 def test_count_prints_the_number_and_how(tmp_path):
     r = run("count", str(PUZZLES / "two.dat"))
     assert r.returncode == 0 and r.stdout == "2\n"
-    assert "exact" in r.stderr and "compiled counter" in r.stderr
-    # 7x7 permutation matrices: 5040 solutions
+    assert "exact" in r.stderr and "enumerate" in r.stderr
+    # 7x7 permutation matrices: 5040 solutions, beyond auto's threshold of 1000
     f = tmp_path / "perm.json"
     f.write_text(json.dumps({"rows": [[1]] * 7, "columns": [[1]] * 7}))
     r = run("count", str(f), "--json")
     got = json.loads(r.stdout)
     assert r.returncode == 0 and got["count"] == 5040 and got["exact"]
-    assert got["method"] == "compiled counter"
+    assert got["method"] in ("compiled counter", "ganak")  # raced, past the threshold
     r = run("count", str(f), "--method", "enumerate", "--backend", "native")
     assert r.stdout == "5040\n"
 

@@ -72,9 +72,11 @@ def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     p = Puzzle(((1,),) * k, ((1,),) * k)
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)
-    assert res.method == ("compiled counter" if compiled_counts(p) else
-                          "ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
-    # without the compiled code, auto enumerates up to its threshold, then counts by Ganak
+    many = math.factorial(k) > 1000  # past auto's threshold
+    # past it, Ganak raced by the compiled counter: either may come in first
+    assert res.method in ({"enumerate (sat)"} if not many else
+                          {"compiled counter", "ganak"} if compiled_counts(p) else {"ganak"})
+    # without the compiled code, auto goes from enumeration to Ganak
     monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)

@@ -8,12 +8,11 @@ took minutes. Enumeration and Ganak count the residual CNF: the unknown cells' v
 the sampling set, and the automaton variables are existential (they are functions of the
 cells anyway, so the projection only spares Ganak the work of noticing).
 
-``auto`` runs the compiled counter on black-and-white puzzles (for
-:data:`~satnono.analyze.counting.AUTO_SHARE` of a time limit, or
-:data:`~satnono.analyze.counting.AUTO_ALONE` seconds without one); colour puzzles, and black
-and white ones it has not finished, are enumerated up to a threshold and only then given to
-Ganak, so puzzles with a handful of solutions are instant and ones with 10^15 still get an
-exact number.
+``auto`` enumerates up to a threshold (on puzzles with few solutions and a deep search,
+CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in the counter);
+past it, black-and-white puzzles go to the compiled counter and Ganak side by side, the
+first count in kept, and colour ones to Ganak: puzzles with a handful of solutions are
+instant, and ones with 10^15 still get an exact number.
 """
 
 from __future__ import annotations

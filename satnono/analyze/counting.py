@@ -5,8 +5,9 @@ and the split count (:mod:`satnono.analyze.split`) both run on a puzzle or a par
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..logic.context import Stats
 from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import check, residual
-from ..runtime.child import stream
+from ..runtime.child import race, stream
 from ..runtime.deadline import Deadline
 
 #: auto switches from enumeration to Ganak after this many solutions
@@ -26,13 +27,6 @@ THRESHOLD = 1000
 #: the backend whose residual CNF is enumerated and counted here (the others enumerate
 #: through :func:`satnono.solve`)
 CNF_BACKEND = "sat"
-#: auto gives the compiled counter this share of a time limit (or, with none, this many
-#: seconds); enumeration and Ganak get what is left if it has not finished. On a sample of
-#: 38 of tcga2015's slow counts the counter finished 33 in at most 13 s each; the five it
-#: had not finished in 30 s (four of 10^7 to 10^8 solutions, one whose search tree is
-#: deep) Ganak counts in 80-170 s, which a 300 s limit leaves it
-AUTO_SHARE = 0.3
-AUTO_ALONE = 60.0
 #: what a count by the compiled counter says it was
 COMPILED = "compiled counter"
 #: parts per process when a count is split without saying into how many: enough that a
@@ -58,18 +52,10 @@ class CountResult:
 def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
                    board: Board | None = None) -> CountResult:
     """The sat count in one process: presolve (from ``board`` when given), then the
-    compiled counter (``method`` compiled, or auto on black and white), or the residual CNF
-    enumerated, or counted by Ganak (``method``, as :func:`count` takes it); more processes
-    split the count instead (:mod:`.split`)."""
-    if compiled_counts(puzzle, method):
-        return _count_compiled_first(puzzle, method, clock, threshold, board)
-    return _count_cnf(puzzle, method, clock, threshold, board)
-
-
-def _count_cnf(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
-               board: Board | None) -> CountResult:
-    """The residual CNF's count: enumerated, counted by Ganak, or auto (enumerated up to
-    ``threshold`` solutions, then Ganak)."""
+    compiled counter, the residual CNF enumerated, or counted by Ganak, or auto (``method``,
+    as :func:`count` takes it); more processes split the count instead (:mod:`.split`)."""
+    if method is CountMethod.COMPILED:
+        return _count_compiled(puzzle, clock, board)
     try:
         res = residual(puzzle, deadline=clock.deadline, board=board)
     except SearchTimeout:
@@ -82,42 +68,30 @@ def _count_cnf(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int
     return _enumerate_residual(puzzle, res, clock, method, threshold)
 
 
-def compiled_counts(puzzle: Puzzle, method: CountMethod) -> bool:
-    """Whether the compiled counter counts ``puzzle``: asked for (refused in colour), or
-    auto on a black-and-white puzzle where the compiled code runs."""
+def compiled_counts(puzzle: Puzzle) -> bool:
+    """Whether auto hands ``puzzle`` to the compiled counter past the threshold: black and
+    white, and the compiled code runs here."""
     from ..logic.compiled import available, usable
 
-    if method is CountMethod.COMPILED:
-        if not puzzle.palette.black_and_white:
-            raise UsageError("the compiled counter counts black-and-white puzzles; count "
-                             "this one with --method auto, enumerate or ganak")
-        return True
-    return method is CountMethod.AUTO and usable(puzzle) and available()
+    return usable(puzzle) and available()
 
 
-def _count_compiled_first(puzzle: Puzzle, method: CountMethod, clock: Clock,
-                          threshold: int, board: Board | None) -> CountResult:
-    """Presolve, then the compiled counter; auto goes on to enumeration and Ganak on the
-    same board for the time left when the counter has not finished in its share."""
+def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountResult:
+    """Presolve, then the compiled counter (black and white only)."""
     from ..logic.context import Context
     from ..model.verdict import Depth
     from ..pipeline import presolved
 
-    ctx = Context(puzzle)
-    how = COMPILED if method is CountMethod.COMPILED else "enumerate (sat)"
+    if not puzzle.palette.black_and_white:
+        raise UsageError("the compiled counter counts black-and-white puzzles; count this "
+                         "one with --method auto, enumerate or ganak")
     try:
-        start = presolved(ctx, Depth.PROBED, clock.deadline, board=board)
+        start = presolved(Context(puzzle), Depth.PROBED, clock.deadline, board=board)
     except SearchTimeout:
-        return clock.result(0, False, how)
+        return clock.result(0, False, COMPILED)
     if start.board is None or start.solved:
         return clock.result(0 if start.board is None else 1, True, "propagation")
-    if method is CountMethod.COMPILED:
-        return count_compiled(puzzle, start.board, clock)
-    counted = count_compiled(puzzle, start.board, clock.share(AUTO_SHARE, AUTO_ALONE))
-    if counted.complete or clock.deadline.passed():
-        counted.seconds = time.monotonic() - clock.started
-        return counted
-    return _count_cnf(puzzle, method, clock, threshold, start.board)
+    return count_compiled(puzzle, start.board, clock)
 
 
 class Clock:
@@ -126,14 +100,6 @@ class Clock:
     def __init__(self, deadline: Deadline):
         self.deadline = deadline
         self.started = time.monotonic()
-
-    def share(self, fraction: float, alone: float) -> Clock:
-        """A clock from the same start whose deadline is ``fraction`` of the time left, or
-        ``alone`` seconds from now with no deadline."""
-        left = self.deadline.remaining()
-        out = Clock(Deadline.after(alone if left is None else fraction * left))
-        out.started = self.started
-        return out
 
     def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
                res: Residual | None = None, cells: int = 0) -> CountResult:
@@ -150,8 +116,8 @@ class Clock:
 
 def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: CountMethod,
                         threshold: int) -> CountResult:
-    """The sat backend's enumeration on a residual already built, then Ganak on the same
-    residual past the threshold."""
+    """The sat backend's enumeration on a residual already built; past the threshold (auto),
+    Ganak on the same residual, raced by the compiled counter on black and white."""
     from ..backends.solver import DEFAULT_SOLVER, models
 
     enc = res.encoding
@@ -168,7 +134,40 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         raise stopped_count(exc, found, "enumerate (sat)", clock) from None
     if limit is None or found < limit:
         return clock.result(found, True, "enumerate (sat)", res=res)
+    if res.board is not None and compiled_counts(puzzle):  # auto, past the threshold
+        return _race(puzzle, res, clock, found)
     return count_by_ganak(res, clock, found)
+
+
+def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int) -> CountResult:
+    """The compiled counter and Ganak side by side, each in its own process, the first
+    count to come in kept (:func:`satnono.runtime.child.race`): neither wins everywhere.
+    On tcga2015's slow counts the counter takes seconds where Ganak took minutes; on the
+    survey's Center (5 × 10^15 solutions) Ganak takes seconds and the counter does not
+    finish in a minute."""
+    from ..logic.compiled import counting
+
+    enc = res.encoding
+    assert enc is not None and res.board is not None
+    try:
+        import pyganak  # noqa: F401
+    except ImportError:  # pragma: no cover - pyganak is a dependency
+        raise CounterMissing("exact counting of many solutions needs pyganak "
+                             "(pip install pyganak)") from None
+    counting()  # loaded before the fork, not in the child
+    jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
+        (_compiled_count, (puzzle, res.board, True)),
+        (_count_models, (enc.variables, enc.clauses, sorted(enc.cells.values())))]
+    try:
+        (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
+                         always=True))
+    except SearchTimeout:
+        return clock.result(found, False, "ganak", res=res)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, found, "counting", clock) from None
+    if isinstance(n, int):
+        return clock.result(n, True, "ganak", res=res)
+    return clock.result(n.count, True, COMPILED, res=res)
 
 
 def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
@@ -193,10 +192,13 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
     return clock.result(counted.count, True, COMPILED, cells=open_cells)
 
 
-def _compiled_count(puzzle: Puzzle, board: Board) -> Iterator[Any]:
+def _compiled_count(puzzle: Puzzle, board: Board, racing: bool = False) -> Iterator[Any]:
     from ..logic.compiled import count_solutions
 
-    yield count_solutions(puzzle, board)
+    counted = count_solutions(puzzle, board)
+    if racing and counted.count is None:  # past 2^63 - 1: out of the race, without a word
+        os._exit(0)
+    yield counted
 
 
 def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:

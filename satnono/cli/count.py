@@ -37,21 +37,21 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
-                       "how it was obtained on standard error). auto counts black-and-white "
-                       "puzzles with the compiled counter; colour ones, and any it has not "
-                       "finished in 30%% of --timeout (60 s without one), are enumerated up "
-                       "to --threshold solutions, then counted with Ganak.")
+                       "how it was obtained on standard error). auto enumerates up to "
+                       "--threshold solutions; past them, Ganak counts, raced on "
+                       "black-and-white puzzles by the compiled counter (the first count in "
+                       "is kept).")
     add_input(p)
     p.add_argument("--method", default="auto", choices=METHODS,
                    help="compiled: a search that counts independent parts apart (black and "
                    "white); enumerate: blocking clauses, one solution at a time; ganak: exact "
-                   "projected model counting; auto (default): compiled where it runs, else "
-                   "enumerate, then ganak")
+                   "projected model counting; auto (default): enumerate, then ganak and "
+                   "compiled side by side")
     add_backend(p, f"the backend that enumerates (default {DEFAULT})", default=DEFAULT)
     add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
                 "count them on N processes; cpsat: its search workers")
     p.add_argument("--threshold", type=whole, default=THRESHOLD, metavar="N",
-                   help=f"auto: switch to ganak after N solutions (default {THRESHOLD})")
+                   help=f"auto: stop enumerating after N solutions (default {THRESHOLD})")
     p.add_argument("--parts", type=whole, metavar="K",
                    help="split the puzzle into about K parts (cells chosen by probing), "
                    "count each on its own and add them up (default with --workers N > 1 "
