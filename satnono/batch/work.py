@@ -57,7 +57,8 @@ class Job:
     timeout: float = 60.0
     backend: str = DEFAULT
     workers: int = 1
-    #: how ``count`` counts: auto, enumerate or ganak (a second method confirms the first)
+    #: how ``count`` counts: auto, compiled, enumerate or ganak (a second method confirms
+    #: the first)
     method: str = "auto"
 
 

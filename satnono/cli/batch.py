@@ -12,6 +12,7 @@ from typing import Any
 
 from ..backends import BACKENDS, DEFAULT
 from ..errors import Interrupted, UsageError
+from ..model.verdict import CountMethod
 from .options import SubParsers, add_timeout, add_where, say, whole
 from .status import ExitStatus
 
@@ -138,9 +139,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_where(p, "puzzles at a time on this machine (default 1)")
     p.add_argument("--backend", default=DEFAULT, choices=[b for b in BACKENDS],
                    help=f"the backend for each puzzle (default {DEFAULT})")
-    p.add_argument("--method", default="auto", choices=("auto", "enumerate", "ganak"),
+    p.add_argument("--method", default="auto", choices=[m.value for m in CountMethod],
                    help="how --do count counts: auto (enumerate up to 1000 solutions, then "
-                   "Ganak), enumerate, ganak")
+                   "Ganak raced by the compiled counter), compiled, enumerate, ganak")
     p.add_argument("--workers", type=whole, default=1, metavar="N",
                    help="racing searches per puzzle (sat, cpsat; mind --jobs)")
     p.add_argument("--retry-timeouts", action="store_true",
