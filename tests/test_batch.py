@@ -151,14 +151,18 @@ def test_the_time_limit_holds_on_the_worker_and_bad_requests_are_refused(tmp_pat
 def test_counts_by_three_methods_agree(tmp_path):
     _collection(tmp_path, 12, seed=5)
     got = {}
-    for method in ("enumerate", "ganak", "compiled"):
+    from satnono.logic.compiled import DISABLE
+
+    compiled = os.environ.get(DISABLE, "") in ("", "0")  # the compiled counter runs here
+    for method in ("enumerate", "ganak") + (("compiled",) if compiled else ()):
         out = tmp_path / f"{method}.jsonl"
         assert main(["batch", str(tmp_path / "set.txt"), "--do", "count", "--method", method,
                      "-o", str(out)]) == 0
         got[method] = {r["key"]: r["count"] for r in _records(out)}
         for r in _records(out):  # a count's verdict is what the count says
             assert r["exact"] and r["verdict"] == {1: "unique"}.get(r["count"], "multiple")
-    assert got["enumerate"] == got["ganak"] == got["compiled"] and all(got["ganak"].values())
+    assert got["enumerate"] == got["ganak"] == got.get("compiled", got["ganak"])
+    assert all(got["ganak"].values())
 
 
 def test_bench_runs_on_the_cluster_as_it_does_here(tmp_path, cluster):
