@@ -149,11 +149,7 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int) -> CountResul
 
     enc = res.encoding
     assert enc is not None and res.board is not None
-    try:
-        import pyganak  # noqa: F401
-    except ImportError:  # pragma: no cover - pyganak is a dependency
-        raise CounterMissing("exact counting of many solutions needs pyganak "
-                             "(pip install pyganak)") from None
+    _need_ganak()
     counting()  # loaded before the fork, not in the child
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True)),
@@ -206,11 +202,7 @@ def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
     enc = res.encoding
     if enc is None:
         return clock.result(0 if res.contradiction else 1, True, "propagation")
-    try:
-        import pyganak  # noqa: F401
-    except ImportError:  # pragma: no cover - pyganak is a dependency
-        raise CounterMissing("exact counting of many solutions needs pyganak "
-                             "(pip install pyganak)") from None
+    _need_ganak()
     args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     try:
         (n,) = list(stream(_count_models, args, clock.deadline, what="model counter",
@@ -227,6 +219,15 @@ def stopped_count(exc: KeyboardInterrupt, found: int, how: str, clock: Clock) ->
     return Interrupted.saying(exc, f"at least {found:,} solution(s) found ({how}, "
                               f"{time.monotonic() - clock.started:.1f} s); the count is "
                               "incomplete")
+
+
+def _need_ganak() -> None:
+    """CounterMissing unless pyganak imports (before any child is forked to run it)."""
+    try:
+        import pyganak  # noqa: F401
+    except ImportError:  # pragma: no cover - pyganak is a dependency
+        raise CounterMissing("exact counting of many solutions needs pyganak "
+                             "(pip install pyganak)") from None
 
 
 def _count_models(variables: int, clauses: list[list[int]], sampling: list[int]

@@ -221,14 +221,13 @@ def _warm_counter() -> None:
 
 @dataclass
 class Counted:
-    """What the compiled counter did: ``count`` is exact, or None when the work passed the
-    budget first (``over_budget``) or the count passed 2^63 - 1; ``nodes`` are the parts it
-    counted by search, ``cached`` those it had counted before."""
+    """What the compiled counter did: ``count`` is exact, or None when the count passed
+    2^63 - 1; ``nodes`` are the parts it counted by search, ``cached`` those it had counted
+    before."""
 
     count: int | None
     nodes: int
     cached: int
-    over_budget: bool = False
 
 
 #: entries of the compiled counter's memory of parts already counted (a power of two:
@@ -240,11 +239,11 @@ COUNT_CACHE = 1 << 20
 PROBE_PARTS = 12
 
 
-def count_solutions(puzzle: Puzzle, board: Board | None = None,
-                    budget: int | None = None) -> Counted:
+def count_solutions(puzzle: Puzzle, board: Board | None = None) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
     compiled counter (:mod:`.counter`: the search's probing, parts counted apart and
-    multiplied, parts met before remembered), up to ``budget`` nodes; black and white.
+    multiplied, parts met before remembered); black and white. It cannot be stopped but by
+    ending its process (:func:`satnono.analyze.counting.count_compiled` runs it in one).
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
@@ -256,10 +255,9 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None,
     s = Search(puzzle, board)
     work = np.zeros(counter.HITS + 1, np.int64)
     n = counter.count(s.stack[0], s.height, s.width, s.clues, s.starts, s.counts, work,
-                      s.tmp, budget if budget is not None else 1 << 62, COUNT_CACHE,
-                      PROBE_PARTS)
+                      s.tmp, COUNT_CACHE, PROBE_PARTS)
     return Counted(int(n) if n >= 0 else None, int(work[kernel.NODES]),
-                   int(work[counter.HITS]), n == counter.OVER_BUDGET)
+                   int(work[counter.HITS]))
 
 
 class Search:

@@ -22,10 +22,8 @@ from numba import njit, uint64
 
 from .kernel import EMPTY, FILLED, NODES, OPEN, WORDS, _load, _settle, probe, propagate
 
-#: what :func:`count` returns instead of a count: the count passed 2^63 - 1, or the work
-#: passed the budget
+#: what :func:`count` returns instead of a count: the count passed 2^63 - 1
 OVERFLOW = -1
-OVER_BUDGET = -2
 _MAX = np.int64(0x7FFFFFFFFFFFFFFF)
 #: where ``work`` (:data:`.kernel.COST` and before) counts the parts found in the cache
 HITS = 5
@@ -104,6 +102,30 @@ def _find(parent: Any, c: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _reach(g: Any, line: int, height: int, width: int, clues: Any, starts: Any,
+           counts: Any, ext: Any) -> tuple[int, int, int]:
+    """How many of ``line``'s blocks can reach each of its cells (``ext[9][p]``; 0: the
+    line splits there) from their leftmost and rightmost starts (:func:`_extents`); returns
+    the line's length, first cell and step in the grid."""
+    if line < height:
+        n, base, step = width, line * width, 1
+    else:
+        n, base, step = height, line - height, width
+    k = counts[line]
+    clue = clues[starts[line]:]
+    _extents(g, base, step, n, clue, k, ext)
+    lo, hi, reach = ext[2], ext[3], ext[9]
+    for p in range(n + 1):
+        reach[p] = 0
+    for j in range(k):
+        reach[lo[j]] += 1
+        reach[hi[j] + clue[j]] -= 1
+    for p in range(1, n + 1):
+        reach[p] += reach[p - 1]
+    return n, base, step
+
+
+@njit(cache=True, nogil=True)
 def _parts(g: Any, opens: Any, height: int, width: int, clues: Any, starts: Any,
            counts: Any, ext: Any, parent: Any, order: Any) -> int:
     """Split the open cells ``opens`` into independent parts: ``order`` gets them part by
@@ -119,29 +141,15 @@ def _parts(g: Any, opens: Any, height: int, width: int, clues: Any, starts: Any,
     for c in opens:
         mark[c // width] = 1
         mark[height + c % width] = 1
-    cover = ext[9]
+    reach = ext[9]
     for line in range(lines):
         if not mark[line]:
             continue
         mark[line] = 0
-        if line < height:
-            n, base, step = width, line * width, 1
-        else:
-            n, base, step = height, line - height, width
-        k = counts[line]
-        clue = clues[starts[line]:]
-        _extents(g, base, step, n, clue, k, ext)
-        lo, hi = ext[2], ext[3]
-        for p in range(n + 1):
-            cover[p] = 0
-        for j in range(k):
-            cover[lo[j]] += 1
-            cover[hi[j] + clue[j]] -= 1
-        depth = 0
+        n, base, step = _reach(g, line, height, width, clues, starts, counts, ext)
         first = -1
         for p in range(n):
-            depth += cover[p]
-            if depth == 0:  # no block reaches over p: the line splits here
+            if reach[p] == 0:  # no block reaches over p: the line splits here
                 first = -1
                 continue
             c = base + p * step
@@ -194,7 +202,7 @@ def _key(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
     stretch of a line that holds its open cells (where it lies, which blocks it holds,
     its cells). The same part met again elsewhere in the search, with whatever around it,
     has the same key."""
-    inside, mark, cover = ext[7], ext[8], ext[9]
+    inside, mark, reach, lo, hi = ext[7], ext[8], ext[9], ext[2], ext[3]
     a = uint64(0x9E3779B97F4A7C15)
     b = uint64(0xC2B2AE3D27D4EB4F)
     for c in part:
@@ -206,36 +214,19 @@ def _key(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
         if not mark[line]:
             continue
         mark[line] = 0
-        if line < height:
-            n, base, step = width, line * width, 1
-        else:
-            n, base, step = height, line - height, width
+        n, base, step = _reach(g, line, height, width, clues, starts, counts, ext)
         k = counts[line]
         clue = clues[starts[line]:]
-        _extents(g, base, step, n, clue, k, ext)
-        lo, hi = ext[2], ext[3]
-        for p in range(n + 1):
-            cover[p] = 0
-        for j in range(k):
-            cover[lo[j]] += 1
-            cover[hi[j] + clue[j]] -= 1
-        depth = 0
         left = 0  # blocks wholly left of the stretch
         p = 0
         while p < n:
-            depth += cover[p]
-            if depth == 0:
+            if reach[p] == 0:
                 p += 1
                 continue
             start = p  # a stretch: up to the next cell no block reaches
             mine = False
-            while p < n:
-                if p > start:
-                    depth += cover[p]
-                    if depth == 0:
-                        break
-                c = base + p * step
-                if inside[c]:
+            while p < n and reach[p] > 0:
+                if inside[base + p * step]:
                     mine = True
                 p += 1
             if mine:
@@ -254,8 +245,6 @@ def _key(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
                         a, b = _mix(a, b, w)
                         w = uint64(0)
                 a, b = _mix(a, b, w)
-            if p < n:
-                p += 1  # the cell that ended the stretch: depth 0 there, counted
     for c in part:
         inside[c] = 0
     return a, b
@@ -279,14 +268,12 @@ def _copied(pm: Any, score: Any) -> tuple[Any, Any]:
 @njit(cache=True, nogil=True)
 def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
            counts: Any, queue: Any, queued: Any, work: Any, tmp: Any, ext: Any,
-           pm: Any, score: Any, budget: int, memo: Any, probe_min: int) -> int:
+           pm: Any, score: Any, memo: Any, probe_min: int) -> int:
     """The solutions of ``part`` (cells of ``g``, a fixpoint of line logic, whose other
     open cells are independent of these): probe, split into parts and multiply their
     counts, or branch on the best-scored cell and add. ``g`` may be narrowed in ``part``'s
     cells; ``pm`` is what probing remembers (:func:`.kernel.probe`), and ``score`` its
     scores, both this node's own."""
-    if work[NODES] >= budget:
-        return OVER_BUDGET
     keys, values = memo
     a, b = _key(g, part, height, width, clues, starts, counts, ext)
     slot = np.int64(a & uint64(keys.shape[0] - 1))
@@ -326,8 +313,8 @@ def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
         for i in range(parts):
             sub_pm, sub_score = _copied(pm, score)
             sub = _count(g, order[begin[i]:begin[i + 1]], height, width, clues, starts,
-                         counts, queue, queued, work, tmp, ext, sub_pm, sub_score, budget,
-                         memo, probe_min)
+                         counts, queue, queued, work, tmp, ext, sub_pm, sub_score, memo,
+                         probe_min)
             if sub <= 0:
                 return sub
             if total > _MAX // sub:
@@ -349,7 +336,7 @@ def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
                        sub_pm, best, value):
             continue
         sub = _count(h, opens, height, width, clues, starts, counts, queue, queued, work,
-                     tmp, ext, sub_pm, sub_score, budget, memo, probe_min)
+                     tmp, ext, sub_pm, sub_score, memo, probe_min)
         if sub < 0:
             return sub
         if total > _MAX - sub:
@@ -360,10 +347,9 @@ def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
 
 @njit(cache=True, nogil=True)
 def count(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
-          work: Any, tmp: Any, budget: int, cache: int, probe_min: int) -> int:
-    """The number of solutions of grid ``g`` (propagated here first), :data:`OVERFLOW`
-    past 2^63 - 1, or :data:`OVER_BUDGET` when ``work[NODES]`` passes ``budget``;
-    ``cache`` entries (a power of two) remember parts already counted."""
+          work: Any, tmp: Any, cache: int, probe_min: int) -> int:
+    """The number of solutions of grid ``g`` (propagated here first), or :data:`OVERFLOW`
+    past 2^63 - 1; ``cache`` entries (a power of two) remember parts already counted."""
     lines = height + width
     cells = height * width
     queue = np.zeros(lines, np.int64)
@@ -377,7 +363,7 @@ def count(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
         kmax = max(kmax, counts[line])
     flags = np.zeros((2, kmax + 1, size + 1), np.bool_)
     ints = np.zeros((9, max(size, cells, lines) + 2), np.int64)
-    # fw, bw, lo, hi, nf, ne, part starts, inside, line marks, cover, sizes, parents
+    # fw, bw, lo, hi, nf, ne, part starts, inside, line marks, reach, sizes, parents
     ext = (flags[0], flags[1], ints[0], ints[1], ints[2], ints[3], ints[4], ints[5],
            ints[6], ints[7], ints[8], np.zeros(cells, np.int64))
     words = (lines + 63) // 64
@@ -386,4 +372,4 @@ def count(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
     part = np.arange(cells)
     memo = (np.zeros((cache, 2), np.uint64), np.zeros(cache, np.int64))
     return _count(g, part, height, width, clues, starts, counts, queue, queued, work, tmp,
-                  ext, pm, np.zeros(cells, np.int64), budget, memo, probe_min)
+                  ext, pm, np.zeros(cells, np.int64), memo, probe_min)
