@@ -24,14 +24,9 @@ from .conftest import (
 )
 
 
-def compiled_counts(p: Puzzle) -> bool:
-    """Whether the compiled counter counts ``p`` (black and white, the code not off)."""
-    return usable(p)
-
-
 def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
     out = {b: len(list(solve(p, b, timeout=timeout))) for b in ("native", "sat", "cpsat")}
-    for method in ("enumerate", "ganak") + (("compiled",) if compiled_counts(p) else ()):
+    for method in ("enumerate", "ganak") + (("compiled",) if usable(p) else ()):
         res = count(p, method, timeout=timeout)
         assert res.complete, method
         out[method] = res.count
@@ -75,7 +70,7 @@ def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     many = math.factorial(k) > 1000  # past auto's threshold
     # past it, Ganak raced by the compiled counter: either may come in first
     assert res.method in ({"enumerate (sat)"} if not many else
-                          {"compiled counter", "ganak"} if compiled_counts(p) else {"ganak"})
+                          {"compiled counter", "ganak"} if usable(p) else {"ganak"})
     # without the compiled code, auto goes from enumeration to Ganak
     monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
