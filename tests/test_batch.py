@@ -163,6 +163,15 @@ def test_counts_by_three_methods_agree(tmp_path):
             assert r["exact"] and r["verdict"] == {1: "unique"}.get(r["count"], "multiple")
     assert got["enumerate"] == got["ganak"] == got.get("compiled", got["ganak"])
     assert all(got["ganak"].values())
+    # an estimate is never written as a count, and its bounds hold the exact one here
+    out = tmp_path / "approx.jsonl"
+    assert main(["batch", str(tmp_path / "set.txt"), "--do", "count", "--method", "approx",
+                 "-o", str(out)]) == 0
+    for r in _records(out):
+        assert (r["verdict"], r["count"], r["solutions"], r["exact"]) == (
+            "estimate", None, None, False)
+        assert r["low"] <= got["ganak"][r["key"]] <= r["high"], r
+        assert (r["epsilon"], r["delta"], r["method"]) == (0.8, 0.2, "approxmc")
 
 
 def test_bench_runs_on_the_cluster_as_it_does_here(tmp_path, cluster):

@@ -107,6 +107,7 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
                              "0.2").stdout,
         "count timeout": run("count", str(perm(tmp_path, 12)), "--json", "--timeout", "1",
                              "--threshold", "10").stdout,
+        "count estimate": run("count", str(perm(tmp_path, 7)), "--json", "--approx").stdout,
     }
     out = tmp_path / "o.json"
     assert main(["solve", str(two), "-o", str(out)]) == 0
@@ -120,6 +121,8 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
     assert [r["puzzle"]["index"] for r in _records(outputs["solve"])] == [1, 2]
     assert [r["verdict"] for r in _records(outputs["check"])] == ["unique", "multiple"]
     assert _records(outputs["count"])[1]["count"] == 2
+    (estimate,) = _records(outputs["count estimate"])
+    assert estimate["exact"] is False and estimate["low"] <= 5040 <= estimate["high"]
 
 
 # ------------------------------------------------------------------ clues are never dropped

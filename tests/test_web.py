@@ -104,6 +104,7 @@ def test_check_solve_count_and_export_answer_as_the_library_does(server):
     assert boards[data["first_found"]] == data["solutions"][0]
     status, data = server.post("/api/count", {"puzzle": puzzle([[1]] * 6, [[1]] * 6)})
     assert status == 200 and data["count"] == "720" and data["complete"]
+    assert data["estimate"] is None  # a count, not an estimate
     status, data = server.post("/api/export", {"puzzle": p, "what": "non"})
     assert status == 200 and data["name"] == "puzzle.non" and "rows" in data["text"]
     for what, name in (("webpbn", "puzzle.xml"), ("japan", "puzzle.dat"),

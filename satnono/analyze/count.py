@@ -12,7 +12,10 @@ cells anyway, so the projection only spares Ganak the work of noticing).
 CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in the counter);
 past it, black-and-white puzzles go to the compiled counter and Ganak side by side, the
 first count in kept, and colour ones to Ganak: puzzles with a handful of solutions are
-instant, and ones with 10^15 still get an exact number.
+instant, and ones with 10^15 still get an exact number. When a time limit is given and the
+exact count has not finished with a quarter of it left, that quarter goes to ApproxMC
+(:mod:`.approx`): an estimate with bounds that hold with a stated probability, marked as
+such everywhere, and never a count.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import require_solvable, residual, solve
 from ..runtime.deadline import Deadline
+from .approx import DELTA, EPSILON, check_parameters
 from .counting import (
     CNF_BACKEND,
     PARTS_PER_WORKER,
@@ -34,23 +38,31 @@ from .counting import (
     CountResult,
     count_by_ganak,
     count_residual,
+    estimate_count,
     stopped_count,
 )
 
 METHODS = tuple(m.value for m in CountMethod)
-__all__ = ["CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESHOLD", "CountResult",
+#: the share of auto's time limit kept for an estimate when the exact count is not done
+APPROX_SHARE = 0.25
+__all__ = ["APPROX_SHARE", "CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESHOLD", "CountResult",
            "count"]
 
 
 def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
           backend: str = DEFAULT, timeout: float | None = None, threshold: int = THRESHOLD,
-          workers: int = 1, parts: int | None = None) -> CountResult:
+          workers: int = 1, parts: int | None = None, epsilon: float = EPSILON,
+          delta: float = DELTA, seed: int = 1) -> CountResult:
     """Count every solution of ``puzzle`` exactly (or, when ``timeout`` runs out, return a
-    lower bound marked incomplete). ``backend`` enumerates (the sat backend's residual is
-    then what Ganak counts too). ``workers`` is, as everywhere, how many processes work on
-    the puzzle: with the sat backend the count is split into ``parts``
+    lower bound marked incomplete). ``auto`` with a ``timeout`` keeps the last
+    :data:`APPROX_SHARE` of it for ApproxMC when the exact count has not finished by then:
+    the result is still incomplete, with an :class:`~satnono.analyze.approx.Estimate` whose
+    bounds hold with probability ≥ 1 − ``delta`` (``approx`` asks for the estimate alone;
+    ``seed`` is ApproxMC's). ``backend`` enumerates (the sat backend's residual is then what
+    Ganak counts too). ``workers`` is, as everywhere, how many processes work on the puzzle:
+    with the sat backend the count is split into ``parts``
     (:data:`~satnono.analyze.counting.PARTS_PER_WORKER` per worker unless given) counted
-    side by side (:func:`satnono.analyze.split.count_split`); cpsat gives
+    side by side (:func:`satnono.analyze.split.count_split`; no estimate then); cpsat gives
     them to its search.
 
     >>> from satnono import Puzzle
@@ -73,6 +85,12 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     cnf = row.name == CNF_BACKEND
     if method is CountMethod.COMPILED and not cnf:
         raise UsageError("the compiled counter counts on its own: leave out the backend")
+    if method is CountMethod.APPROX:
+        check_parameters(epsilon, delta)
+        if not cnf or workers > 1 or parts:
+            raise UsageError("an estimate is ApproxMC's, in one process: leave out the "
+                             "backend, the workers and the parts")
+        return estimate_count(puzzle, Clock(Deadline.after(timeout)), epsilon, delta, seed)
     if parts is not None and not cnf:
         raise UsageError(f"a count is split into parts with the {CNF_BACKEND} backend only")
     if cnf and (workers > 1 or parts):
@@ -83,24 +101,37 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
     row.check_options(options)
     clock = Clock(Deadline.after(timeout))
-    if method is CountMethod.GANAK or cnf:
+    if method is not CountMethod.AUTO or not clock.deadline.limited:
+        return _exact(puzzle, method, row.name, clock, threshold, options)
+    check_parameters(epsilon, delta)
+    # auto with a time limit: the exact methods until APPROX_SHARE of it is left, then an
+    # estimate in that time (an estimate beats "at least 1,001")
+    exact = _exact(puzzle, method, row.name, clock.sooner(APPROX_SHARE), threshold, options)
+    if exact.complete:
+        return exact
+    guess = estimate_count(puzzle, clock, epsilon, delta, seed, found=exact.count)
+    return guess if guess.estimate is not None or guess.complete else exact
+
+
+def _exact(puzzle: Puzzle, method: CountMethod, backend: str, clock: Clock, threshold: int,
+           options: dict[str, Any]) -> CountResult:
+    """The exact count in one process, or a lower bound marked incomplete at the deadline."""
+    if method is CountMethod.GANAK or backend == CNF_BACKEND:
         return count_residual(puzzle, method, clock, threshold)
     limit = None if method is CountMethod.ENUMERATE else threshold + 1
     found = 0
-    run = solve(puzzle, row.name, limit=limit, timeout=timeout, **options)
+    run = solve(puzzle, backend, limit=limit, timeout=clock.deadline.left(), **options)
     try:
         for _ in run:
             found += 1
     except SearchTimeout:
-        return clock.result(found, False, f"enumerate ({row.name})", run.stats)
+        return clock.result(found, False, f"enumerate ({backend})", run.stats)
     except KeyboardInterrupt as exc:
-        raise stopped_count(exc, found, f"enumerate ({row.name})", clock) from None
+        raise stopped_count(exc, found, f"enumerate ({backend})", clock) from None
     if limit is None or found < limit:
-        return clock.result(found, True, f"enumerate ({row.name})", run.stats)
+        return clock.result(found, True, f"enumerate ({backend})", run.stats)
     try:
-        res = residual(puzzle, deadline=clock.deadline, workers=workers)
+        res = residual(puzzle, deadline=clock.deadline, workers=options.get("workers", 1))
     except SearchTimeout:
         return clock.result(found, False, "ganak")
     return count_by_ganak(res, clock, found)
-
-

@@ -21,6 +21,7 @@ from ..model.verdict import CountMethod
 from ..pipeline import check, residual
 from ..runtime.child import race, stream
 from ..runtime.deadline import Deadline
+from .approx import Estimate
 
 #: auto switches from enumeration to Ganak after this many solutions
 THRESHOLD = 1000
@@ -29,6 +30,8 @@ THRESHOLD = 1000
 CNF_BACKEND = "sat"
 #: what a count by the compiled counter says it was
 COMPILED = "compiled counter"
+#: what an estimate says made it
+APPROX = "approxmc"
 #: parts per process when a count is split without saying into how many: enough that a
 #: process that drew easy parts takes more, few enough that splitting stays cheap
 PARTS_PER_WORKER = 8
@@ -41,12 +44,15 @@ class CountResult:
 
     count: int
     complete: bool
-    method: str  # "propagation", "compiled counter", "enumerate (<backend>)" or "ganak"
+    method: str  # "propagation", "compiled counter", "enumerate (<backend>)", "ganak" or
+    # "approxmc"
     seconds: float
     unknown_cells: int = 0  # cells left for the solver after propagation and probing
     variables: int = 0
     clauses: int = 0
-
+    #: an approximate count, when the exact one was out of reach or not asked for (then
+    #: ``complete`` is false and ``count`` is the lower bound known for certain)
+    estimate: Estimate | None = None
 
 
 def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
@@ -100,6 +106,14 @@ class Clock:
     def __init__(self, deadline: Deadline):
         self.deadline = deadline
         self.started = time.monotonic()
+
+    def sooner(self, share: float) -> Clock:
+        """This clock with its deadline brought forward by ``share`` of its time limit."""
+        d = self.deadline
+        out = Clock(d if d.at is None or not d.timeout else
+                    Deadline(d.at - share * d.timeout, d.timeout * (1 - share)))
+        out.started = self.started
+        return out
 
     def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
                res: Residual | None = None, cells: int = 0) -> CountResult:
@@ -212,6 +226,36 @@ def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "Ganak counting", clock) from None
     return clock.result(n, True, "ganak", res=res)
+
+
+def estimate_count(puzzle: Puzzle, clock: Clock, epsilon: float, delta: float, seed: int,
+                   found: int = 0) -> CountResult:
+    """ApproxMC's estimate of the residual's count (:mod:`.approx`) in a child killed at the
+    deadline; ``found`` (solutions already enumerated) is a lower bound known for certain.
+    Past the deadline, the result is that bound alone, with no estimate."""
+    from .approx import approx_models, need_approxmc
+
+    try:
+        res = residual(puzzle, deadline=clock.deadline)
+    except SearchTimeout:
+        return clock.result(found, False, APPROX)
+    enc = res.encoding
+    if enc is None:  # logic decided it
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
+    need_approxmc()
+    args = (enc.clauses, sorted(enc.cells.values()), epsilon, delta, seed)
+    try:
+        (n,) = list(stream(approx_models, args, clock.deadline, what="approximate counter",
+                           size=enc.size(), always=True))
+    except SearchTimeout:
+        return clock.result(found, False, APPROX, res=res)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, found, "ApproxMC", clock) from None
+    if n == 0:  # no model at all: that is proven, not estimated
+        return clock.result(0, True, APPROX, res=res)
+    out = clock.result(found, False, APPROX, res=res)
+    out.estimate = Estimate.of(n, epsilon, delta, at_least=found)
+    return out
 
 
 def stopped_count(exc: KeyboardInterrupt, found: int, how: str, clock: Clock) -> Interrupted:

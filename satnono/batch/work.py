@@ -191,9 +191,15 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
         if res.complete:
             return {"verdict": _verdict(res.count), "solutions": res.count, "count": res.count,
                     "exact": True, "method": res.method}
-        # no count: what was found is a lower bound, and says so
-        return {"verdict": "timeout", "solutions": None, "count": None, "exact": False,
-                "at_least": res.count, "method": res.method}
+        # no count: what was found is a lower bound, and says so; an estimate says so too
+        unfinished: dict[str, Any] = {
+            "verdict": "timeout" if res.estimate is None else "estimate", "solutions": None,
+            "count": None, "exact": False, "at_least": res.count, "method": res.method}
+        if res.estimate is not None:
+            from ..io.records import estimate_fields
+
+            unfinished.update(estimate_fields(res))
+        return unfinished
     if job.do == "check":
         from ..analyze.check import check
 

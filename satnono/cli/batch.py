@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--retry-timeouts goes with -o FILE (the results to retry)")
     already = done(args.output)
     keys = {t.key for t in tasks}
-    retry = {k for k, r in already.items() if k in keys and r.get("verdict") == "timeout"
+    retry = {k for k, r in already.items()
+             if k in keys and r.get("verdict") in ("timeout", "estimate")
              } if args.retry_timeouts else set()
     if retry:
         drop(args.output, retry)
@@ -127,7 +128,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "title, size, verdict, solutions or count, seconds, worker, error) "
                        "goes to -o FILE, flushed as it comes; rerunning with the same -o "
                        "skips the puzzles already there. A count that did not finish says "
-                       "verdict timeout, exact false and at_least N (what it had found).")
+                       "verdict timeout, exact false and at_least N (what it had found); "
+                       "with an estimate instead (auto's last quarter of --timeout, or "
+                       "--method approx), verdict estimate, with estimate, low, high, "
+                       "epsilon and delta.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
     p.add_argument("--do", default="validate", metavar="WHAT",
                    help="validate (the default: unique, multiple or none), solve (the same, "
@@ -141,12 +145,14 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help=f"the backend for each puzzle (default {DEFAULT})")
     p.add_argument("--method", default="auto", choices=[m.value for m in CountMethod],
                    help="how --do count counts: auto (enumerate up to 1000 solutions, then "
-                   "Ganak raced by the compiled counter), compiled, enumerate, ganak")
+                   "Ganak raced by the compiled counter; ApproxMC's estimate in the last "
+                   "quarter of --timeout if the count is not done), compiled, enumerate, "
+                   "ganak, approx (an estimate only)")
     p.add_argument("--workers", type=whole, default=1, metavar="N",
                    help="racing searches per puzzle (sat, cpsat; mind --jobs)")
     p.add_argument("--retry-timeouts", action="store_true",
                    help="with -o: do again the puzzles whose record there says timeout "
-                   "(with this run's --timeout); their old lines are replaced")
+                   "or estimate (with this run's --timeout); their old lines are replaced")
     p.set_defaults(run=run)
     return p
 

@@ -21,6 +21,7 @@ from .options import (
     chosen,
     cluster_engine,
     label,
+    positive,
     say,
     whole,
 )
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
+    from ..analyze.approx import DELTA, EPSILON
     from ..analyze.count import METHODS, PARTS_PER_WORKER, THRESHOLD
 
     p = sub.add_parser("count", help="count the solutions exactly",
@@ -40,13 +42,22 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "how it was obtained on standard error). auto enumerates up to "
                        "--threshold solutions; past them, Ganak counts, raced on "
                        "black-and-white puzzles by the compiled counter (the first count in "
-                       "is kept).")
+                       "is kept); with --timeout, the last quarter of it goes to ApproxMC if "
+                       "the count is not done: an estimate, printed as one (≈ N, between L "
+                       "and H with probability ≥ 1 - delta), never as a count.")
     add_input(p)
     p.add_argument("--method", default="auto", choices=METHODS,
                    help="compiled: a search that counts independent parts apart (black and "
                    "white); enumerate: blocking clauses, one solution at a time; ganak: exact "
-                   "projected model counting; auto (default): enumerate, then ganak and "
-                   "compiled side by side")
+                   "projected model counting; approx: ApproxMC's estimate only; auto "
+                   "(default): enumerate, then ganak and compiled side by side")
+    p.add_argument("--approx", dest="method", action="store_const", const="approx",
+                   help="the same as --method approx")
+    p.add_argument("--epsilon", type=positive, default=EPSILON, metavar="E",
+                   help=f"an estimate's tolerance: within a factor 1 + E (default {EPSILON})")
+    p.add_argument("--delta", type=positive, default=DELTA, metavar="D",
+                   help=f"an estimate's bounds fail with probability at most D (default "
+                   f"{DELTA})")
     add_backend(p, f"the backend that enumerates (default {DEFAULT})", default=DEFAULT)
     add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
                 "count them on N processes; cpsat: its search workers")
@@ -69,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from ..analyze.count import CNF_BACKEND, count
     from ..io.progress import Progress
 
-    if args.method in ("ganak", "compiled") and args.backend != CNF_BACKEND:
+    if args.method in ("ganak", "compiled", "approx") and args.backend != CNF_BACKEND:
         raise UsageError(f"--backend chooses how to enumerate; {args.method} counts on its "
                          "own")
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
@@ -87,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 else:  # split into parts (--parts, --workers) or not, as the library does
                     res = count(puzzle, args.method, backend=args.backend,
                                 timeout=args.timeout, threshold=args.threshold,
-                                workers=workers, parts=args.parts)
+                                workers=workers, parts=args.parts, epsilon=args.epsilon,
+                                delta=args.delta)
             status = worse(status, _report(args, idx, name, len(pairs), puzzle, res))
     finally:
         if engine is not None:
@@ -99,6 +111,9 @@ def _splits(args: argparse.Namespace, workers: int) -> bool:
     """Whether the count is split into parts (refusing what cannot be split)."""
     from ..analyze.count import CNF_BACKEND
 
+    if args.method == "approx" and (args.parts or args.cluster or workers > 1):
+        raise UsageError("an estimate is made in one process: leave out --parts, --cluster "
+                         "and --workers")
     if not (args.parts or args.cluster or workers > 1) or args.backend != CNF_BACKEND:
         if args.parts or args.cluster:
             raise UsageError("--parts and --cluster split the count of the sat backend and "
@@ -131,8 +146,11 @@ def _report(args: argparse.Namespace, idx: int, name: str, many: int, puzzle: Pu
         sys.stdout.write(line(count_record(shown(args.puzzle), idx, puzzle, res)))
     else:
         prefix = f"{name}: " if many > 1 else ""
-        print(f"{prefix}{res.count}" + ("" if res.complete else "+"))
+        print(prefix + (res.estimate.words() if res.estimate is not None else
+                        f"{res.count}" + ("" if res.complete else "+")))
         say(f"{name}: {count_words(res)}")
+    if res.estimate is not None and args.method == "approx":
+        return ExitStatus.OK  # the estimate asked for
     if not res.complete:
         return ExitStatus.TIME_LIMIT
     if res.count == 0:

@@ -40,9 +40,9 @@ def positive(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
     if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError("must be a number of seconds greater than 0")
+        raise argparse.ArgumentTypeError("must be a number greater than 0")
     return v
 
 

@@ -20,7 +20,9 @@ The fields every object has:
     what is proven: ``unique``, ``multiple``, ``none``, or null when the time ran out first.
 ``ending``
     why the work stopped: ``all found`` (nothing is left to find), ``limit reached`` (the
-    solutions asked for were found; there may be more), ``time limit``.
+    solutions asked for were found; there may be more), ``time limit``, ``estimate`` (count
+    only: ApproxMC's estimate, asked for or made when the exact count ran out of time; then
+    ``estimate``, ``low``, ``high``, ``epsilon`` and ``delta`` are given).
 ``complete``
     true when the list of solutions (solve), the count (count) or the ambiguity (check) is
     whole.
@@ -99,16 +101,27 @@ def count_record(file: str, index: int, puzzle: Puzzle, res: CountResult) -> dic
 
     verdict = Verdict.of(min(res.count, 2)) if res.complete else (
         Verdict.MULTIPLE if res.count >= 2 else None)
-    out = _record("count", file, index, puzzle, verdict,
-                  (Ending.ALL_FOUND if res.complete else Ending.TIME_LIMIT).value,
+    ending = (Ending.ALL_FOUND if res.complete else
+              Ending.TIME_LIMIT if res.estimate is None else Ending.ESTIMATE)
+    out = _record("count", file, index, puzzle, verdict, ending.value,
                   res.complete, [], res.count, res.seconds)
     out.update({"exact": res.complete, "method": res.method})
+    if res.estimate is not None:
+        out.update(estimate_fields(res))
     if res.variables:  # one residual CNF was counted (not a split count's many)
         out.update({"unknown_cells": res.unknown_cells, "variables": res.variables,
                     "clauses": res.clauses})
     elif res.method == "propagation":  # logic alone settled it
         out["unknown_cells"] = 0
     return out
+
+
+def estimate_fields(res: CountResult) -> dict[str, Any]:
+    """An estimate's fields: the value, its bounds, and the ε and δ they hold with."""
+    e = res.estimate
+    assert e is not None
+    return {"estimate": e.value, "low": e.low, "high": e.high, "epsilon": e.epsilon,
+            "delta": e.delta}
 
 
 def check_record(file: str, index: int, puzzle: Puzzle, check: Check) -> dict[str, Any]:

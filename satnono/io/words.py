@@ -90,8 +90,18 @@ def cross_check_report(check: CrossCheck, name: str, backend: str, chars: str = 
 
 
 def count_words(res: CountResult) -> str:
-    """What ``satnono count`` says of a count: exact or a lower bound, and how."""
+    """What ``satnono count`` says of a count: exact, a lower bound or an estimate, and
+    how."""
+    from ..analyze.counting import COMPILED
+
+    if res.estimate is not None:
+        e = res.estimate
+        known = f"; {res.count:,} found for certain" if res.count else ""
+        return (f"{e.words()}: an estimate by ApproxMC (epsilon {e.epsilon:g}, delta "
+                f"{e.delta:g}), not an exact count [{res.seconds:.2f} s{known}]")
     if not res.complete:
+        if res.method == COMPILED and not res.count:  # it finds no solution on its way
+            return (f"no count: time limit reached ({res.method}, {res.seconds:.2f} s)")
         return (f"at least {res.count} solution(s): time limit reached "
                 f"({res.method}, {res.seconds:.2f} s); count incomplete")
     how = f"by {res.method}"

@@ -44,6 +44,8 @@ class CountMethod(_Word):
     COMPILED = "compiled"
     ENUMERATE = "enumerate"
     GANAK = "ganak"
+    #: not exact: ApproxMC's estimate with bounds that hold with a given probability
+    APPROX = "approx"
 
 
 class Ending(_Word):
@@ -52,6 +54,8 @@ class Ending(_Word):
     ALL_FOUND = "all found"
     LIMIT = "limit reached"
     TIME_LIMIT = "time limit"
+    #: a count that is an estimate (asked for, or made when the exact count ran out of time)
+    ESTIMATE = "estimate"
 
 
 class Depth(_Word):

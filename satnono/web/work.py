@@ -230,13 +230,15 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
 
 
 def count(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
-    """The exact count and how it was obtained."""
+    """The exact count and how it was obtained (or, when the exact count ran out of time
+    and ApproxMC did not, an estimate in words: ``estimate``)."""
     from ..analyze.count import count as run_count
     from ..io.words import count_words
 
     p = _puzzle(fields["puzzle"], max_cells)
     res = run_count(p, timeout=timeout)
     return {"count": str(res.count), "complete": res.complete, "method": res.method,
+            "estimate": None if res.estimate is None else res.estimate.words(),
             "describe": count_words(res), "seconds": round(res.seconds, 3)}
 
 

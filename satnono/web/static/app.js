@@ -377,7 +377,9 @@ function play() {
 async function count() {
   const data = await ask("/api/count", {puzzle: puzzleJson()}, "Counting");
   if (!data) return;
-  showResult(`<div class="verdict" id="counted">${esc(data.count)}${data.complete ? "" : "+"} solution(s)</div>` +
+  const said = data.estimate ? esc(data.estimate)  // an estimate reads as one, never as a count
+    : `${esc(data.count)}${data.complete ? "" : "+"} solution(s)`;
+  showResult(`<div class="verdict" id="counted">${said}</div>` +
              `<div id="howcounted">${esc(data.describe)}</div>`);
   note(`Counted in ${data.seconds} s.`);
 }
