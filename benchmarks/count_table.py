@@ -1,15 +1,17 @@
 """The distribution of exact solution counts in a ``satnono batch --do count`` results file,
-and a second method for Ganak's counts.
+its histogram, and every count above 1,000 confirmed by a second method.
 
-    satnono batch SET.txt --do count --cluster local:2 --timeout 300 -o counts.jsonl
-    python -m benchmarks.count_table counts.jsonl [--confirm 100000] [--timeout 300]
+    satnono batch SET.txt --do count --jobs 1 --timeout 300 -o counts.jsonl
+    python -m benchmarks.count_table counts.jsonl [--histogram counts.png]
+    python -m benchmarks.count_table counts.jsonl --confirm confirm.jsonl [--above 1000]
 
 Prints a Markdown table: how many puzzles have no solution, one, 2–10, 11–100, …, the
-largest counts, how each was counted, and what is still open (time limit, error). With
-``--confirm N`` every Ganak count of at most N is recounted by enumeration (blocking
-clauses, one solution at a time; with ``--workers N`` split into parts enumerated side by
-side) and the two compared: a Ganak count cannot be checked grid by grid, an enumeration
-can.
+largest counts, how each was counted, and what is still open (time limit, estimate,
+error). ``--histogram`` draws the counts on a log scale (one picture per set). With
+``--confirm FILE`` every exact count above ``--above`` is recounted by a method that shares
+no code with the one that made it — Ganak's by the compiled counter, the compiled counter's
+and enumeration's by Ganak (``--second`` forces one) — one JSON line per puzzle appended to
+FILE (resumable: puzzles already there are skipped), and the agreements summed up.
 """
 
 from __future__ import annotations
@@ -33,11 +35,20 @@ def _bucket(n: int) -> str:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results")
-    ap.add_argument("--confirm", type=int, default=0, metavar="N",
-                    help="recount Ganak's counts up to N by enumeration")
+    ap.add_argument("--histogram", metavar="PNG", help="draw the counts on a log scale")
+    ap.add_argument("--confirm", metavar="FILE.jsonl",
+                    help="recount every exact count above --above by a second method")
+    ap.add_argument("--above", type=int, default=1000, metavar="N")
+    ap.add_argument("--second", choices=["compiled", "ganak", "enumerate"],
+                    help="the second method for every count (default: the other counter)")
+    ap.add_argument("--estimates", metavar="FILE.jsonl",
+                    help="ApproxMC's estimates of --sample exact counts above --above, "
+                    "against them")
+    ap.add_argument("--sample", type=int, default=20, metavar="N")
+    ap.add_argument("--estimate-open", metavar="FILE.jsonl",
+                    help="ApproxMC's estimate of every puzzle whose exact count did not "
+                    "finish (resumable; the table then shows them)")
     ap.add_argument("--timeout", type=float, default=300.0)
-    ap.add_argument("--workers", type=int, default=1, metavar="N",
-                    help="recount each puzzle split into parts, enumerated on N processes")
     args = ap.parse_args(argv)
     records = [json.loads(line) for line in open(args.results, encoding="utf-8")]
     # exact counts: records say "exact" (older ones said verdict "count")
@@ -53,8 +64,25 @@ def main(argv: list[str] | None = None) -> None:
         label = _bucket(lo)
         if by[label]:
             print(f"| {label} | {by[label]} |")
+    for r in sorted((r for r in records if r not in counted and "estimate" in r),
+                    key=lambda r: r["index"]):
+        print(f"| #{r['index']}: ≈ {r['estimate']:,}, between {r['low']:,} and "
+              f"{r['high']:,} with probability ≥ {1 - r['delta']:g} (an estimate) | 1 |")
+    if args.estimate_open:
+        _estimate_open([r for r in records if r not in counted and "estimate" not in r],
+                       args.estimate_open, args.timeout)
+        guessed = {g["key"]: g for g in map(json.loads, open(args.estimate_open,
+                                                              encoding="utf-8"))}
+        for r in records:
+            g = guessed.get(r["key"])
+            if r not in counted and g is not None and g["estimate"] is not None:
+                r.update(estimate=g["estimate"], low=g["low"], high=g["high"],
+                         delta=g["delta"])
+                print(f"| #{r['index']}: ≈ {r['estimate']:,}, between {r['low']:,} and "
+                      f"{r['high']:,} with probability ≥ {1 - r['delta']:g} (an estimate; "
+                      f"the exact count did not finish in {r['seconds']:.0f} s) | 1 |")
     bounds = Counter(r["at_least"] for r in records if r not in counted
-                     and r.get("at_least") is not None)
+                     and "estimate" not in r and r.get("at_least") is not None)
     for at_least, n in sorted(bounds.items()):
         print(f"| at least {at_least:,}, not finished (a lower bound, not a count) | {n} |")
     print()
@@ -63,31 +91,155 @@ def main(argv: list[str] | None = None) -> None:
     top = sorted(counted, key=lambda r: -r["count"])[:5]
     print("Largest: " + "; ".join(f"{r['key'].rsplit('/', 1)[-1]} {r['count']:,} "
                                   f"({r['seconds']:.1f} s)" for r in top))
+    if args.histogram:
+        _histogram(counted, records, args.results, args.histogram)
+    if args.estimates:
+        big = sorted((r for r in counted if r["count"] > args.above), key=lambda r: r["count"])
+        step = max(1, len(big) // max(1, args.sample))
+        _estimates(big[::step][:args.sample], args.estimates, args.timeout)
     if args.confirm:
-        _confirm([r for r in counted if r.get("method") == "ganak"
-                  and r["count"] <= args.confirm], args.timeout, args.workers)
+        _confirm([r for r in counted if r["count"] > args.above], args.confirm,
+                 args.timeout, args.second)
 
 
-def _confirm(records: list[dict], timeout: float, workers: int = 1) -> None:
+def _histogram(counted: list[dict], records: list[dict], name: str, png: str) -> None:
+    """The counts on a log scale: one bar per power of ten."""
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    decades = Counter(int(math.log10(r["count"])) for r in counted if r["count"] > 0)
+    top = max(decades) if decades else 0
+    xs = list(range(top + 1))
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.bar(xs, [decades[x] for x in xs], color="#3465a4")
+    ax.set_xticks(xs, [f"10^{x}" if x else "1–9" for x in xs])
+    ax.set_xlabel("solutions (10^k to 10^(k+1) - 1)")
+    ax.set_ylabel("puzzles")
+    zero = sum(1 for r in counted if r["count"] == 0)
+    left = len(records) - len(counted)
+    ax.set_title(f"{name.rsplit('/', 1)[-1]}: {len(counted)} of {len(records)} counted exactly"
+                 + (f", {zero} with none" if zero else "")
+                 + (f", {left} not exactly" if left else ""), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print(f"histogram: {png}")
+
+
+def _estimate_open(records: list[dict], out: str, timeout: float) -> None:
+    """ApproxMC (``satnono count --approx``) on each puzzle the exact count did not finish,
+    one line per puzzle in ``out`` (resumable)."""
+    import os
+    import time
+
     import satnono
 
-    agree = disagree = unfinished = 0
-    for r in records:
-        puzzle = satnono.load(r["source"], index=r["index"])
-        if workers > 1:  # the split count, each part enumerated
-            res = satnono.count_split(puzzle, 4 * workers, "enumerate", timeout=timeout,
-                                      workers=workers).result
-        else:
-            res = satnono.count(puzzle, "enumerate", timeout=timeout)
-        if not res.complete:
-            unfinished += 1
-        elif res.count == r["count"]:
-            agree += 1
-        else:
-            disagree += 1
-            print(f"DISAGREE {r['key']}: ganak {r['count']}, enumeration {res.count}")
-    print(f"\nGanak's counts recounted by enumeration: {agree} agree, {disagree} disagree, "
-          f"{unfinished} not finished in {timeout:g} s (of {len(records)})")
+    done = set()
+    if os.path.exists(out):
+        done = {g["key"] for g in map(json.loads, open(out, encoding="utf-8"))}
+    with open(out, "a", encoding="utf-8") as log:
+        for r in records:
+            if r["key"] in done:
+                continue
+            started = time.monotonic()
+            res = satnono.count(satnono.load(r["source"], index=r["index"]), "approx",
+                                timeout=timeout)
+            e = res.estimate
+            log.write(json.dumps({
+                "key": r["key"], "index": r["index"], "at_least": r.get("at_least"),
+                "estimate": None if e is None else e.value,
+                "low": None if e is None else max(e.low, r.get("at_least") or 0),
+                "high": None if e is None else e.high,
+                "epsilon": None if e is None else e.epsilon,
+                "delta": None if e is None else e.delta,
+                "seconds": round(time.monotonic() - started, 3)}) + "\n")
+            log.flush()
+
+
+def _estimates(records: list[dict], out: str, timeout: float) -> None:
+    """ApproxMC (satnono count --approx, its defaults) on puzzles whose exact count is known:
+    is the count within the bounds, how far off is the estimate, how long did it take."""
+    import os
+    import time
+
+    import satnono
+
+    done = {}
+    if os.path.exists(out):
+        done = {c["key"]: c for c in map(json.loads, open(out, encoding="utf-8"))}
+    with open(out, "a", encoding="utf-8") as log:
+        for r in records:
+            if r["key"] in done:
+                continue
+            started = time.monotonic()
+            res = satnono.count(satnono.load(r["source"], index=r["index"]), "approx",
+                                timeout=timeout)
+            e = res.estimate
+            line = {"key": r["key"], "index": r["index"], "count": r["count"],
+                    "exact_seconds": r["seconds"], "exact_method": r["method"],
+                    "estimate": None if e is None else e.value,
+                    "low": None if e is None else e.low, "high": None if e is None else e.high,
+                    "within": None if e is None else e.low <= r["count"] <= e.high,
+                    "seconds": round(time.monotonic() - started, 3)}
+            log.write(json.dumps(line) + "\n")
+            log.flush()
+            done[r["key"]] = line
+    rows = [done[r["key"]] for r in records if r["key"] in done]
+    print("\n| puzzle | exact count | s (exact) | estimate | bounds | within | s (estimate) |")
+    print("|---|---:|---:|---:|---|---|---:|")
+    for c in rows:
+        est = "not in time" if c["estimate"] is None else f"{c['estimate']:,}"
+        bounds = "" if c["estimate"] is None else f"{c['low']:,}–{c['high']:,}"
+        within = {True: "yes", False: "**no**", None: ""}[c["within"]]
+        print(f"| #{c['index']} | {c['count']:,} | {c['exact_seconds']:.1f} | {est} | "
+              f"{bounds} | {within} | {c['seconds']:.1f} |")
+    made = [c for c in rows if c["estimate"] is not None]
+    if made:
+        ratios = sorted(max(c["estimate"] / c["count"], c["count"] / c["estimate"])
+                        for c in made)
+        print(f"\n{len(made)} of {len(rows)} estimated in {timeout:g} s; "
+              f"{sum(c['within'] for c in made)} within their bounds; off by a factor of "
+              f"{ratios[len(ratios) // 2]:.3f} (median), {ratios[-1]:.3f} at most")
+
+
+def _confirm(records: list[dict], out: str, timeout: float, second: str | None) -> None:
+    """Each count recounted by the second method, one line per puzzle in ``out``."""
+    import os
+    import time
+
+    import satnono
+
+    done = {}
+    if os.path.exists(out):
+        done = {c["key"]: c for c in map(json.loads, open(out, encoding="utf-8"))}
+    with open(out, "a", encoding="utf-8") as log:
+        for r in records:
+            if r["key"] in done:
+                continue
+            how = second or ("compiled" if r["method"] == "ganak" else "ganak")
+            started = time.monotonic()
+            res = satnono.count(satnono.load(r["source"], index=r["index"]), how,
+                                timeout=timeout)
+            line = {"key": r["key"], "index": r["index"], "count": r["count"],
+                    "first": r["method"], "second": res.method,
+                    "recount": res.count if res.complete else None,
+                    "seconds": round(time.monotonic() - started, 3),
+                    "agree": (res.count == r["count"]) if res.complete else None}
+            log.write(json.dumps(line) + "\n")
+            log.flush()
+            done[r["key"]] = line
+            if line["agree"] is False:
+                print(f"DISAGREE {r['key']}: {r['method']} {r['count']}, {res.method} "
+                      f"{res.count}")
+    wanted = [done[r["key"]] for r in records if r["key"] in done]
+    agree = sum(c["agree"] is True for c in wanted)
+    disagree = sum(c["agree"] is False for c in wanted)
+    print(f"\ncounts above the threshold recounted by a second method: {agree} agree, "
+          f"{disagree} disagree, {len(wanted) - agree - disagree} not finished in "
+          f"{timeout:g} s (of {len(records)})")
 
 
 if __name__ == "__main__":
