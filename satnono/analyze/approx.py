@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..errors import CounterMissing
+from ..errors import CounterMissing, UsageError
 
 #: ApproxMC's own defaults: within a factor 1.8 with probability at least 0.8
 EPSILON = 0.8
@@ -70,8 +70,6 @@ class Estimate:
 
 def check_parameters(epsilon: float, delta: float) -> None:
     """UsageError unless ε > 0 and 0 < δ < 1."""
-    from ..errors import UsageError
-
     for name, value in (("epsilon", epsilon), ("delta", delta)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
             raise UsageError(f"{name} must be a positive number, not {value!r}")
