@@ -19,6 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from satnono.analyze.count import CountResult
 
 BUCKETS = [(0, 0), (1, 1), (2, 10), (11, 100), (101, 1_000), (1_001, 10_000),
            (10_001, 100_000), (100_001, 10**6), (10**6 + 1, 10**9), (10**9 + 1, None)]
@@ -129,45 +134,18 @@ def _histogram(counted: list[dict], records: list[dict], name: str, png: str) ->
     print(f"histogram: {png}")
 
 
-def _estimate_open(records: list[dict], out: str, timeout: float) -> None:
-    """ApproxMC (``satnono count --approx``) on each puzzle the exact count did not finish,
-    one line per puzzle in ``out`` (resumable)."""
+def _recounted(records: list[dict], out: str, timeout: float,
+               method: Callable[[dict], str],
+               line: Callable[[dict, CountResult], dict[str, Any]]) -> dict[str, dict]:
+    """Each record's puzzle counted again by ``method(record)``, one JSON line per puzzle
+    (``line(record, result)``, with its key, index and seconds) appended to ``out`` and
+    flushed; puzzles already in ``out`` are skipped. Every line of ``out``, by key."""
     import os
     import time
 
     import satnono
 
-    done = set()
-    if os.path.exists(out):
-        done = {g["key"] for g in map(json.loads, open(out, encoding="utf-8"))}
-    with open(out, "a", encoding="utf-8") as log:
-        for r in records:
-            if r["key"] in done:
-                continue
-            started = time.monotonic()
-            res = satnono.count(satnono.load(r["source"], index=r["index"]), "approx",
-                                timeout=timeout)
-            e = res.estimate
-            log.write(json.dumps({
-                "key": r["key"], "index": r["index"], "at_least": r.get("at_least"),
-                "estimate": None if e is None else e.value,
-                "low": None if e is None else max(e.low, r.get("at_least") or 0),
-                "high": None if e is None else e.high,
-                "epsilon": None if e is None else e.epsilon,
-                "delta": None if e is None else e.delta,
-                "seconds": round(time.monotonic() - started, 3)}) + "\n")
-            log.flush()
-
-
-def _estimates(records: list[dict], out: str, timeout: float) -> None:
-    """ApproxMC (satnono count --approx, its defaults) on puzzles whose exact count is known:
-    is the count within the bounds, how far off is the estimate, how long did it take."""
-    import os
-    import time
-
-    import satnono
-
-    done = {}
+    done: dict[str, dict] = {}
     if os.path.exists(out):
         done = {c["key"]: c for c in map(json.loads, open(out, encoding="utf-8"))}
     with open(out, "a", encoding="utf-8") as log:
@@ -175,18 +153,49 @@ def _estimates(records: list[dict], out: str, timeout: float) -> None:
             if r["key"] in done:
                 continue
             started = time.monotonic()
-            res = satnono.count(satnono.load(r["source"], index=r["index"]), "approx",
+            res = satnono.count(satnono.load(r["source"], index=r["index"]), method(r),
                                 timeout=timeout)
-            e = res.estimate
-            line = {"key": r["key"], "index": r["index"], "count": r["count"],
-                    "exact_seconds": r["seconds"], "exact_method": r["method"],
-                    "estimate": None if e is None else e.value,
-                    "low": None if e is None else e.low, "high": None if e is None else e.high,
-                    "within": None if e is None else e.low <= r["count"] <= e.high,
-                    "seconds": round(time.monotonic() - started, 3)}
-            log.write(json.dumps(line) + "\n")
+            got = {"key": r["key"], "index": r["index"], **line(r, res),
+                   "seconds": round(time.monotonic() - started, 3)}
+            log.write(json.dumps(got) + "\n")
             log.flush()
-            done[r["key"]] = line
+            done[r["key"]] = got
+    return done
+
+
+def _estimated(res: CountResult) -> dict[str, Any]:
+    e = res.estimate
+    return {"estimate": None if e is None else e.value, "low": None if e is None else e.low,
+            "high": None if e is None else e.high,
+            "epsilon": None if e is None else e.epsilon,
+            "delta": None if e is None else e.delta}
+
+
+def _estimate_open(records: list[dict], out: str, timeout: float) -> None:
+    """ApproxMC (``satnono count --approx``) on each puzzle the exact count did not finish,
+    one line per puzzle in ``out`` (resumable)."""
+
+    def line(r: dict, res: CountResult) -> dict[str, Any]:
+        got = {"at_least": r.get("at_least"), **_estimated(res)}
+        if got["low"] is not None:  # never below what enumeration found for certain
+            got["low"] = max(got["low"], r.get("at_least") or 0)
+        return got
+
+    _recounted(records, out, timeout, lambda r: "approx", line)
+
+
+def _estimates(records: list[dict], out: str, timeout: float) -> None:
+    """ApproxMC (satnono count --approx, its defaults) on puzzles whose exact count is known:
+    is the count within the bounds, how far off is the estimate, how long did it take."""
+
+    def line(r: dict, res: CountResult) -> dict[str, Any]:
+        got = {"count": r["count"], "exact_seconds": r["seconds"],
+               "exact_method": r["method"], **_estimated(res)}
+        got["within"] = (None if got["estimate"] is None
+                         else got["low"] <= r["count"] <= got["high"])
+        return got
+
+    done = _recounted(records, out, timeout, lambda r: "approx", line)
     rows = [done[r["key"]] for r in records if r["key"] in done]
     print("\n| puzzle | exact count | s (exact) | estimate | bounds | within | s (estimate) |")
     print("|---|---:|---:|---:|---|---|---:|")
@@ -207,34 +216,20 @@ def _estimates(records: list[dict], out: str, timeout: float) -> None:
 
 def _confirm(records: list[dict], out: str, timeout: float, second: str | None) -> None:
     """Each count recounted by the second method, one line per puzzle in ``out``."""
-    import os
-    import time
 
-    import satnono
+    def line(r: dict, res: CountResult) -> dict[str, Any]:
+        return {"count": r["count"], "first": r["method"], "second": res.method,
+                "recount": res.count if res.complete else None,
+                "agree": (res.count == r["count"]) if res.complete else None}
 
-    done = {}
-    if os.path.exists(out):
-        done = {c["key"]: c for c in map(json.loads, open(out, encoding="utf-8"))}
-    with open(out, "a", encoding="utf-8") as log:
-        for r in records:
-            if r["key"] in done:
-                continue
-            how = second or ("compiled" if r["method"] == "ganak" else "ganak")
-            started = time.monotonic()
-            res = satnono.count(satnono.load(r["source"], index=r["index"]), how,
-                                timeout=timeout)
-            line = {"key": r["key"], "index": r["index"], "count": r["count"],
-                    "first": r["method"], "second": res.method,
-                    "recount": res.count if res.complete else None,
-                    "seconds": round(time.monotonic() - started, 3),
-                    "agree": (res.count == r["count"]) if res.complete else None}
-            log.write(json.dumps(line) + "\n")
-            log.flush()
-            done[r["key"]] = line
-            if line["agree"] is False:
-                print(f"DISAGREE {r['key']}: {r['method']} {r['count']}, {res.method} "
-                      f"{res.count}")
+    done = _recounted(records, out, timeout,
+                      lambda r: second or ("compiled" if r["method"] == "ganak" else "ganak"),
+                      line)
     wanted = [done[r["key"]] for r in records if r["key"] in done]
+    for c in wanted:
+        if c["agree"] is False:
+            print(f"DISAGREE {c['key']}: {c['first']} {c['count']}, {c['second']} "
+                  f"{c['recount']}")
     agree = sum(c["agree"] is True for c in wanted)
     disagree = sum(c["agree"] is False for c in wanted)
     print(f"\ncounts above the threshold recounted by a second method: {agree} agree, "
