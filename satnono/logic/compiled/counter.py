@@ -259,6 +259,16 @@ def _keep(keys: Any, values: Any, slot: int, a: Any, b: Any, n: int) -> int:
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _open_in(g: Any, part: Any) -> int:
+    """How many of ``part``'s cells are still open."""
+    m = 0
+    for c in part:
+        if g[c] == OPEN:
+            m += 1
+    return m
+
+
 @njit(cache=True, nogil=True)
 def _copied(pm: Any, score: Any) -> tuple[Any, Any]:
     """A child's own copy of what probing remembers, and of the scores."""
@@ -281,10 +291,7 @@ def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
         work[HITS] += 1
         return int(values[slot])
     work[NODES] += 1
-    m = 0
-    for c in part:
-        if g[c] == OPEN:
-            m += 1
+    m = _open_in(g, part)
     if m == 0:
         return _keep(keys, values, slot, a, b, 1)
     _load(g, tmp[WORDS], height, width)
@@ -293,10 +300,7 @@ def _count(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
     if probing and probe(g, height, width, clues, starts, counts, queue, queued, work, tmp,
                          pm, score, _MAX, at) == 0:
         return _keep(keys, values, slot, a, b, 0)
-    m = 0
-    for c in part:
-        if g[c] == OPEN:
-            m += 1
+    m = _open_in(g, part)
     if m == 0:
         return _keep(keys, values, slot, a, b, 1)
     opens = np.empty(m, np.int64)
