@@ -82,11 +82,11 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     if parts is not None and (isinstance(parts, bool) or not isinstance(parts, int)
                               or parts < 1):
         raise UsageError(f"parts is a whole number from 1, not {parts!r}")
+    check_parameters(epsilon, delta)
     cnf = row.name == CNF_BACKEND
     if method is CountMethod.COMPILED and not cnf:
         raise UsageError("the compiled counter counts on its own: leave out the backend")
     if method is CountMethod.APPROX:
-        check_parameters(epsilon, delta)
         if not cnf or workers > 1 or parts:
             raise UsageError("an estimate is ApproxMC's, in one process: leave out the "
                              "backend, the workers and the parts")
@@ -103,7 +103,6 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     clock = Clock(Deadline.after(timeout))
     if method is not CountMethod.AUTO or not clock.deadline.limited:
         return _exact(puzzle, method, row.name, clock, threshold, options)
-    check_parameters(epsilon, delta)
     # auto with a time limit: the exact methods until APPROX_SHARE of it is left, then an
     # estimate in that time (an estimate beats "at least 1,001")
     exact = _exact(puzzle, method, row.name, clock.sooner(APPROX_SHARE), threshold, options)
