@@ -655,3 +655,50 @@ def test_llvmlite_leftovers_of_an_interrupted_compile_stay_quiet():
     assert done.returncode == 0
     assert "ObjectRef" not in done.stderr and "_as_parameter_" not in done.stderr
     assert "ValueError: still said" in done.stderr
+
+
+def test_a_ctrl_c_python_would_swallow_is_raised_again_without_a_traceback():
+    """A Ctrl-C inside a weakref callback (the import system's module locks have one) or a
+    ``__del__`` is swallowed by Python, which prints "Exception ignored ... Traceback" and
+    goes on (seen in CI: a solve interrupted while it loaded finished with a traceback
+    above its answer). Inside :func:`swallowed_interrupts` it is raised again, quietly, on
+    the next lines of Python; in a class body's ``__set_name__`` it comes out as another
+    error that :func:`caused_by_interrupt` recognises."""
+    code = (
+        "import time\n"
+        "from satnono.runtime.interrupt import caused_by_interrupt, swallowed_interrupts\n"
+        "class Dropped:\n"
+        "    def __del__(self):\n"
+        "        raise KeyboardInterrupt\n"
+        "class Named:\n"
+        "    def __set_name__(self, owner, name):\n"
+        "        raise KeyboardInterrupt\n"
+        "try:\n"
+        "    with swallowed_interrupts() as swallowed:\n"
+        "        del_me = Dropped()\n"
+        "        del del_me\n"
+        "        start = time.monotonic()\n"
+        "        while time.monotonic() - start < 5:\n"
+        "            pass\n"
+        "    print('went on')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('raised again', len(swallowed), round(time.monotonic() - start, 1))\n"
+        "try:\n"
+        "    class Owner:\n"
+        "        field = Named()\n"
+        "except BaseException as exc:\n"
+        "    print('caused', caused_by_interrupt(exc))\n"
+        "print('plain', caused_by_interrupt(RuntimeError('no')))\n"
+        "class Loud:\n"
+        "    def __del__(self):\n"
+        "        raise ValueError('still said')\n"
+        "with swallowed_interrupts():\n"
+        "    loud = Loud()\n"
+        "    del loud\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["raised again 1 0.0", "caused True", "plain False"]
+    assert "KeyboardInterrupt" not in done.stderr  # kept quiet, the other error still said
+    assert "ValueError: still said" in done.stderr

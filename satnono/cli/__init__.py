@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 
 from ..errors import Interrupted, SatnonoError
+from ..runtime.interrupt import caused_by_interrupt, swallowed_interrupts
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
@@ -58,6 +59,19 @@ def _terminated(signum: int, frame: object) -> None:
     raise Interrupted("terminated", 128 + signum)
 
 
+def _run(argv: list[str] | None) -> int:
+    from ..io.output import check_writable
+
+    parser = build_parser()
+    args = _parse(parser, argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    # before the work, not after it; a report makes its own folder for the plots
+    if not getattr(args, "report", None):
+        check_writable(getattr(args, "output", None))
+    check_writable(getattr(args, "trace_gif", None))
+    return int(run(args))
+
+
 def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
     """Parse, run the command, and turn every error and interrupt into one line and an exit
     status. ``restore_interrupt``: Ctrl-C was handled by :mod:`satnono.entry` while loading,
@@ -66,18 +80,12 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
     # is left half written, and the message says so
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
-        if restore_interrupt:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        from ..io.output import check_writable
-
-        parser = build_parser()
-        args = _parse(parser, argv)
-        run: Callable[[argparse.Namespace], int] = args.run
-        # before the work, not after it; a report makes its own folder for the plots
-        if not getattr(args, "report", None):
-            check_writable(getattr(args, "output", None))
-        check_writable(getattr(args, "trace_gif", None))
-        return int(run(args))
+        # a Ctrl-C that lands where Python swallows it (the import system's callbacks, while
+        # the command loads what it needs) is raised again, not lost with a traceback
+        with swallowed_interrupts():
+            if restore_interrupt:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+            return _run(argv)
     except SatnonoError as exc:
         say(f"satnono: {exc}")
         return status_of(exc)
@@ -87,11 +95,11 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
     except Interrupted as exc:
         say(f"satnono: {exc.message}")
         return exc.status
-    except (KeyboardInterrupt, ImportError) as exc:
+    except (KeyboardInterrupt, ImportError, RuntimeError) as exc:
         # a compiled extension interrupted while it loads (OR-Tools' does) reports the
-        # Ctrl-C as an ImportError caused by it; any other ImportError is not ours to word
-        if isinstance(exc, ImportError) and not isinstance(exc.__cause__ or exc.__context__,
-                                                           KeyboardInterrupt):
+        # Ctrl-C as an ImportError caused by it, a class interrupted while it is made as a
+        # RuntimeError; any other error of those kinds is not ours to word
+        if not caused_by_interrupt(exc):
             raise
         say("satnono: interrupted; the work is incomplete and no file was written")
         return ExitStatus.INTERRUPTED

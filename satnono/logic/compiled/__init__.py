@@ -15,7 +15,6 @@ after it only needs to rule out what was already found (:class:`Search`).
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import threading
 import time
@@ -27,6 +26,7 @@ from ...model.grid import ROW
 from ...model.puzzle import Puzzle
 from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
+from ...runtime.interrupt import swallowed_interrupts
 from ..board import Board
 from ..context import Stats
 
@@ -123,29 +123,12 @@ def _load(warm_up: Any) -> bool:
     notice.start()
     # a Ctrl-C that lands in one of LLVM's callbacks while Numba compiles is swallowed there
     # (Python prints "Exception ignored ... Traceback" and the compile goes on): kept quiet,
-    # and raised again a millisecond later (a timer), once the callback has returned, on a
-    # line of Python, which stops the compile; a timer that lands in a callback again is
-    # kept and set again. Outside the main thread (no signals there), it is raised when the
-    # compile is over.
-    swallowed: list[BaseException] = []
+    # and raised again once the callback has returned, which stops the compile. Outside the
+    # main thread (no signals there), it is raised when the compile is over.
     hook = sys.unraisablehook
-    main = threading.current_thread() is threading.main_thread()
-
-    def keep(unraisable: Any) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            hook(unraisable)
-            return
-        swallowed.append(unraisable.exc_value)
-        if main:
-            signal.setitimer(signal.ITIMER_REAL, 0.001)
-
-    def again(signum: int, frame: Any) -> None:
-        raise swallowed[0]
-
-    alarm = signal.signal(signal.SIGALRM, again) if main else None
-    sys.unraisablehook = keep
     try:
-        warm_up()
+        with swallowed_interrupts() as swallowed:
+            warm_up()
     except KeyboardInterrupt:
         _quiet_llvm_leftovers(hook)
         raise
@@ -160,11 +143,6 @@ def _load(warm_up: Any) -> bool:
         return False
     finally:
         notice.cancel()
-        if sys.unraisablehook is keep:
-            sys.unraisablehook = hook
-        if main:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, alarm)
     if swallowed:
         _quiet_llvm_leftovers(hook)
         raise swallowed[0]
