@@ -1,4 +1,5 @@
-"""The residual CNF: unit propagation equals the complete line solver; the size stays linear."""
+"""The residual CNF: unit propagation equals the complete line solver; the size stays linear;
+the order encoding's models are the line's placements, one model each."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono.encode.automaton import closed_automaton, entered_by
-from satnono.encode.residual import Encoding, encode_line
+from satnono.encode.order import encode_line_order
+from satnono.encode.residual import Encoding, LineCode, encode, encode_line
 from satnono.logic.board import Board
 from satnono.logic.line import solve_line
 from satnono.model.puzzle import line_clue
@@ -134,3 +136,66 @@ def test_auxiliary_variables_stay_linear():
         m = sum(clue) + len(clue) - 1 if clue else 0
         f = n - m
         assert enc.aux_per_line[0] <= 3 * (m + 1) * (f + 1), (clue, n)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.integers(1, 11), st.integers(0, 2**64))
+def test_order_encoding_has_one_model_for_each_placement(n, seed):
+    """Brute force: with the unknown cells set every way, the order encoding of a line is
+    satisfiable exactly when the cells spell the clue (known cells as constants), and then
+    by one model only (its bounds and covers are functions of the cells: blocking clauses
+    over the cells and counts over them stay exact); the clues the known cells already
+    contradict give an infeasible encoding."""
+    from pysat.solvers import Solver
+
+    rng = random.Random(seed)
+    clue = line_clue(rng.getrandbits(n), n) if rng.random() < 0.8 else tuple(
+        rng.randint(1, 3) for _ in range(rng.randint(0, 3)))
+    known = rng.getrandbits(n) & rng.getrandbits(n)
+    picture = rng.getrandbits(n)
+    enc = Encoding(Board(n, 1))
+    xs: dict[int, int] = {}
+    encode_line_order(enc, 0, clue, n, known & picture, known & ~picture,
+                      lambda i: xs.setdefault(i, enc.pool.id(("x", i))))
+    fitting = [v for v in range(1 << n) if not (v ^ picture) & known
+               and line_clue(v, n) == tuple(clue)]
+    assert enc.infeasible == (not fitting) == (solve_line(clue, n, known & picture,
+                                                          known & ~picture) is None)
+    if enc.infeasible:
+        return
+    with Solver(name="minisat22", bootstrap_with=enc.clauses) as s:
+        for values in range(1 << n):
+            if (values ^ picture) & known:
+                continue
+            cells = [x if values >> i & 1 else -x for i, x in xs.items()]
+            models = 0
+            while models < 2 and s.solve(assumptions=cells):
+                models += 1
+                s.add_clause([-lit for lit in s.get_model()])  # that model, and only it
+            assert models == (1 if values in fitting else 0), (clue, n, values, models)
+
+
+def test_order_encoding_of_puzzles_has_their_solutions_as_its_models():
+    """A whole puzzle in the order encoding, from a board logic left open: its models,
+    mapped back to the grid, are the puzzle's solutions (the native solver's set)."""
+    from pysat.solvers import Solver
+
+    import satnono
+    from satnono.bench.suites import random_picture
+    from satnono.encode.residual import decode_solution
+    from satnono.pipeline import residual
+
+    for seed in range(examples(40)):
+        rng = random.Random(seed)
+        p = random_picture(rng, rng.randint(3, 7), rng.choice((0.3, 0.5, 0.7)))
+        res = residual(p)
+        expected = {s for s in satnono.solve(p, "native", limit=None)}
+        board = res.presolved.board
+        if res.encoding is None:  # logic settled it
+            continue
+        enc = encode(p, board, code=LineCode.ORDER)
+        got = []
+        with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
+            for model in s.enum_models():
+                got.append(decode_solution(enc, [v for v in model if v > 0]))
+        assert len(got) == len(set(got)) and set(got) == expected, seed

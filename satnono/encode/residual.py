@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..logic.board import Board
@@ -40,6 +41,7 @@ from ..model.solution import Solution
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import ensure_room, gc_paused
 from .automaton import automaton, closed_automaton, entered_by, layers
+from .order import encode_line_order
 
 if TYPE_CHECKING:
     from pysat.formula import IDPool
@@ -176,13 +178,28 @@ def _states(mask: int) -> Iterator[int]:
 CHECK_EVERY = 100_000
 
 
-def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> Encoding:
-    """The CNF of every line of ``board`` that still has unknown cells. A board that logic
-    leaves mostly open can take minutes and more memory than there is (a 400×400 one,
-    88M clauses), so the deadline and the room left are checked as the clauses grow."""
+class LineCode(Enum):
+    """How a black-and-white line becomes clauses. Both have every solution as exactly one
+    model (the auxiliary variables are functions of the cells), so either serves a
+    counter."""
+
+    #: the layered automaton above: unit propagation is the complete line solver
+    AUTOMATON = "automaton"
+    #: block bounds and covers (:mod:`.order`): weaker propagation, but learnt clauses can
+    #: speak of where blocks start; faster to a first solution where logic fixes little
+    ORDER = "order"
+
+
+def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
+           code: LineCode = LineCode.AUTOMATON) -> Encoding:
+    """The CNF of every line of ``board`` that still has unknown cells, each line as
+    ``code`` says (colour lines are always automata). A board that logic leaves mostly
+    open can take minutes and more memory than there is (a 400×400 one, 88M clauses), so
+    the deadline and the room left are checked as the clauses grow."""
     if board.colours > 1:
         return _encode_colour(puzzle, board, deadline)
     enc = Encoding(board)
+    encode_one = encode_line if code is LineCode.AUTOMATON else encode_line_order
     lengths = puzzle.lengths
     check_at = CHECK_EVERY
     for line in puzzle.lines():
@@ -191,8 +208,8 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE) -> En
             continue  # solved
         n = board.length(line)
         full = (1 << n) - 1
-        encode_line(enc, line, lengths[line.axis][line.index], n, full & ~may_empty,
-                    full & ~may_fill, _cell_vars(enc, line))
+        encode_one(enc, line, lengths[line.axis][line.index], n, full & ~may_empty,
+                   full & ~may_fill, _cell_vars(enc, line))
         deadline.check()  # a line of a large board costs milliseconds, the clock nothing
         if len(enc.clauses) >= check_at:
             check_at = len(enc.clauses) + CHECK_EVERY
@@ -277,16 +294,17 @@ class Residual:
         return None if self.contradiction else self.presolved.board
 
 
-def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE) -> Residual:
-    """The CNF of what presolving left (``start``): what every CNF consumer (the sat
-    backend, ``check``, counting, ``satnono encode``) hands to a solver. Its size goes into
-    ``ctx.stats``."""
+def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE,
+             code: LineCode = LineCode.AUTOMATON) -> Residual:
+    """The CNF of what presolving left (``start``), its lines as ``code`` says: what every
+    CNF consumer (the sat backend, ``check``, counting, ``satnono encode``) hands to a
+    solver. Its size goes into ``ctx.stats``."""
     if start.board is None:
         return Residual(start, contradiction=True)
     if start.board.solved():
         return Residual(start)
     with gc_paused(), ctx.stats.timing("encode"):
-        enc = encode(ctx.puzzle, start.board, deadline)
+        enc = encode(ctx.puzzle, start.board, deadline, code)
     if enc.infeasible:
         return Residual(start, contradiction=True)
     ctx.stats.unknown = len(enc.cells)
