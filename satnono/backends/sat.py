@@ -21,7 +21,7 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..encode.residual import decode_solution, residual
+from ..encode.residual import LineCode, decode_solution, residual
 from ..errors import SearchTimeout
 from ..logic.compiled import available, cold
 from ..logic.context import Context
@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 #: second on a 25×25 puzzle): chosen on tcga2015 once the search restarted,
 #: benchmarks/results/NOTES.md
 BUDGET = 100_000_000
+#: how the SAT solver gets the lines: the order encoding's clauses about where blocks start
+#: take CaDiCaL to a first solution in a half of the automaton's time where logic leaves the
+#: puzzle open, which is every puzzle the compiled search hands over
+#: (benchmarks/results/NOTES.md)
+CODE = LineCode.ORDER
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
 #: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
 #: loading that code costs
@@ -63,7 +68,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
         # a small puzzle in a process that has not loaded the compiled code: the CNF for a
         # moment first, then the compiled search as a warm process would run it
-        res = residual(ctx, start, deadline)
+        res = residual(ctx, start, deadline, CODE)
         if res.encoding is None:
             return
         done = yield from _cnf_for_a_moment(res.encoding, ctx, limit, solver, workers,
@@ -78,7 +83,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         found += more
         if done:
             return
-    res = res or residual(ctx, start, deadline)
+    res = res or residual(ctx, start, deadline, CODE)
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
