@@ -37,7 +37,7 @@ from .model.verdict import Depth, Ending, Verdict
 from .runtime.deadline import NO_DEADLINE, Deadline
 
 if TYPE_CHECKING:
-    from .encode.residual import Residual
+    from .encode.residual import LineCode, Residual
     from .logic.presolve import Presolved
 
 #: solutions looked for when the caller wants to know whether a puzzle is unique
@@ -237,8 +237,8 @@ def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
 
 
 def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1, board: Board | None = None, depth: Depth = Depth.PROBED
-             ) -> Residual:
+             workers: int = 1, board: Board | None = None, depth: Depth = Depth.PROBED,
+             code: LineCode | None = None) -> Residual:
     """Presolve, then encode what is left as CNF: the residual every CNF consumer (the
     sat backend's handover, ``count``, ``check``, ``satnono encode``) works on.
 
@@ -247,8 +247,9 @@ def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
     >>> len(res.encoding.cells), res.contradiction
     (4, False)
     """
+    from .encode.residual import LineCode
     from .encode.residual import residual as encode_residual
 
     ctx = puzzle if isinstance(puzzle, Context) else Context(puzzle)
     start = presolved(ctx, depth, deadline, workers=workers, board=board)
-    return encode_residual(ctx, start, deadline)
+    return encode_residual(ctx, start, deadline, code or LineCode.AUTOMATON)

@@ -92,14 +92,17 @@ def _puzzles() -> list[tuple[str, Puzzle]]:
     ]
 
 
+@pytest.mark.parametrize("encoding", ["automaton", "order"])
 @pytest.mark.parametrize("depth", ["probed", "lines", "open"])
 @pytest.mark.parametrize("name,puzzle", _puzzles(), ids=[n for n, _ in _puzzles()])
 def test_another_solver_finds_exactly_the_solutions_in_the_file(tmp_path, name, puzzle,
-                                                                depth):
+                                                                depth, encoding):
+    """In either encoding (colour is always automata)."""
     src = tmp_path / f"{name}.json"
     save(puzzle, str(src))
     cnf = tmp_path / f"{name}.cnf"
-    assert main(["encode", str(src), "-o", str(cnf), "--depth", depth]) == 0
+    assert main(["encode", str(src), "-o", str(cnf), "--depth", depth, "--encoding",
+                 encoding]) == 0
     chars = puzzle.palette.chars
     got, models = pictures(cnf, chars)
     want = {tuple(s.strings(chars=chars)) for s in solve(puzzle, "native")}

@@ -20,7 +20,8 @@ read them start with ``c format:``)
     p cnf 3187 10854
     ...
 
-The automaton variables are functions of the cells (:mod:`satnono.encode.residual`), so a
+The other variables (the automaton's nodes, or with ``--encoding order`` the blocks'
+bounds and covers) are functions of the cells (:mod:`satnono.encode.residual`), so a
 counter counts the solutions with or without the projection; the tests check both, and
 that another pysat solver's models of the file, decoded from the header alone, are
 satnono's solutions.
