@@ -26,8 +26,10 @@ from ..errors import SearchTimeout
 from ..logic.compiled import available, cold
 from ..logic.context import Context
 from ..logic.presolve import Presolved
+from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.deadline import Deadline
+from . import kissat
 from .solver import DEFAULT_SOLVER, models, searches
 
 if TYPE_CHECKING:
@@ -87,11 +89,99 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
+    if not found and limit != 0 and workers == 1 and settings is None \
+            and solver == DEFAULT_SOLVER and ctx.puzzle.palette.black_and_white \
+            and kissat.program():
+        # Kissat for the first solution, CaDiCaL (incremental) for the rest
+        with ctx.stats.timing("search"):
+            first = kissat.first_model(enc.clauses, enc.variables, deadline)
+        if first is None:
+            return
+        found.append(decode_solution(enc, first))
+        yield found[-1]
+        # a second solution one 2×2 swap away costs nothing to find (nonosolve's trick);
+        # else CaDiCaL looks beside the first (its phases), where the next one usually is
+        other = swapped(ctx.puzzle, found[0]) if limit != 1 else None
+        if other is not None:
+            found.append(other)
+            yield other
+        phases = [v if found[0].filled(r, c) else -v for (r, c), v in enc.cells.items()]
+    else:
+        phases = None
     for sol in found:  # already given: rule them out
         enc.clauses.append(_blocking(enc, sol))
     left = None if limit is None else limit - len(found)
-    for true in models(enc, solver, left, workers, deadline, ctx.stats, settings):
+    if left == 0:
+        return
+    for true in models(enc, solver, left, workers, deadline, ctx.stats, settings, phases):
         yield decode_solution(enc, true)
+
+
+def swapped(puzzle: Puzzle, sol: Solution) -> Solution | None:
+    """Another solution that differs from ``sol`` in four cells, the corners of a
+    rectangle whose filled corners trade places, or None. Each of the four lines moves one
+    filled cell in a way that keeps its clue (a block shifted by one, or a block of one
+    moved within its gap), so the result needs no search: the moves that keep each row's
+    clue are matched against those that keep each column's.
+
+    >>> from satnono.model.puzzle import Puzzle
+    >>> two = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
+    >>> swapped(two, Solution(2, (0b01, 0b10))).rows
+    (2, 1)
+    """
+    height, width = puzzle.height, puzzle.width
+    row_moves = {(r, a, b) for r in range(height)
+                 for a, b in _moves([sol.filled(r, c) for c in range(width)])}
+    column_moves = {(c, a, b) for c in range(width)
+                    for a, b in _moves([sol.filled(r, c) for r in range(height)])}
+    by_column: dict[tuple[int, int], list[int]] = {}
+    for c, a, b in column_moves:
+        by_column.setdefault((c, a), []).append(b)
+    for r1, c1, c2 in sorted(row_moves):  # row r1: its filled cell c1 goes to c2
+        for r2 in sorted(by_column.get((c1, r1), ())):  # column c1: r1 goes to r2
+            if (r2, c2, c1) in row_moves and (c2, r2, r1) in column_moves:
+                rows = list(sol.rows)
+                rows[r1] ^= 1 << c1 | 1 << c2
+                rows[r2] ^= 1 << c1 | 1 << c2
+                return Solution(sol.width, tuple(rows))
+    return None
+
+
+def _moves(line: list[bool]) -> Iterator[tuple[int, int]]:
+    """(from, to): every way to move one filled cell of ``line`` to an empty one and keep
+    its clue. There are two: a block shifted by one, and a block of one moved to an empty
+    cell with no filled neighbour, over blocks of one only (moving a cell from one block to
+    another, or splitting one block while joining two, changes the clue)."""
+    n = len(line)
+    blocks = []
+    i = 0
+    while i < n:
+        if line[i]:
+            j = i
+            while j < n and line[j]:
+                j += 1
+            blocks.append((i, j - 1))
+            i = j
+        else:
+            i += 1
+    for k, (a, e) in enumerate(blocks):
+        if k + 1 == len(blocks) and e + 1 < n or k + 1 < len(blocks) and e + 2 < blocks[k + 1][0]:
+            yield a, e + 1  # shifted right
+        if a and (k == 0 or blocks[k - 1][1] + 2 < a):
+            yield e, a - 1  # shifted left
+        if a == e:
+            left = k  # the blocks of one on either side it may pass
+            while left and blocks[left - 1][0] == blocks[left - 1][1]:
+                left -= 1
+            right = k
+            while right + 1 < len(blocks) and blocks[right + 1][0] == blocks[right + 1][1]:
+                right += 1
+            lo = blocks[left - 1][1] + 2 if left else 0
+            hi = blocks[right + 1][0] - 2 if right + 1 < len(blocks) else n - 1
+            for c in range(lo, hi + 1):
+                if abs(c - a) > 1 and not line[c] and (c == 0 or not line[c - 1]) and \
+                        (c == n - 1 or not line[c + 1]):
+                    yield a, c
 
 
 def _blocking(enc: Encoding, sol: Solution) -> list[int]:

@@ -58,11 +58,12 @@ def check_limit(limit: int | None, solver: str = DEFAULT_SOLVER, **_: object) ->
 
 def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,
            stats: Stats | None = None,
-           settings: list[tuple[int | None, bool | None, bool]] | None = None
-           ) -> Iterator[set[int]]:
+           settings: list[tuple[int | None, bool | None, bool]] | None = None,
+           phases: list[int] | None = None) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
-    ``workers`` racing searches (or the ``settings`` given); the time loading and searching
-    take go into ``stats``."""
+    ``workers`` racing searches (or the ``settings`` given), each deciding the ``phases``
+    given first (literals: a solution already found, so that the next is looked for
+    beside it); the time loading and searching take go into ``stats``."""
     stats = stats or Stats()
     settings = settings or searches(workers)
     cells = list(enc.cells.values())
@@ -71,6 +72,8 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
     # time and memory than the search (benchmarks/results/NOTES.md)
     with stats.timing("load"):
         base = new_solver(solver, enc.clauses, deadline=deadline)
+        if phases:
+            base.set_phases(phases)
     with base:
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
         # in a child even alone: a solver busy in C hears no signal, a child can be killed

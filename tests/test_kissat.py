@@ -1,0 +1,138 @@
+"""Kissat for the first solution, a 2×2 swap or CaDiCaL for the next: the sat backend's
+solution sets stay the native solver's, with Kissat and without it."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import time
+
+import pytest
+
+from satnono import solve
+from satnono.backends import kissat
+from satnono.backends.sat import swapped
+from satnono.errors import SearchTimeout, SolverFailed
+from satnono.model.puzzle import Puzzle, is_solution, puzzle_from_picture
+from satnono.model.solution import Solution
+from satnono.runtime.deadline import NO_DEADLINE, Deadline
+
+from .conftest import examples, random_picture
+
+needs_kissat = pytest.mark.skipif(kissat.program() is None,
+                                  reason="no kissat here (passagemath-kissat has no wheel)")
+
+
+@pytest.fixture
+def kissat_off(monkeypatch):
+    monkeypatch.setenv(kissat.ENVIRONMENT, "none")
+    kissat.program.cache_clear()
+    yield
+    monkeypatch.delenv(kissat.ENVIRONMENT)
+    kissat.program.cache_clear()
+
+
+def _puzzles() -> list[Puzzle]:
+    rng = random.Random(7)
+    out = [Puzzle(rows=((1,),) * 5, columns=((1,),) * 5),  # 120 solutions
+           Puzzle(rows=((2,), ()), columns=((2,), ())),  # none
+           Puzzle(rows=((1,), (1,)), columns=((1,), (1,))),  # two, one swap apart
+           Puzzle(rows=((2,), (1,)), columns=((2,), (1,)))]  # one
+    out += [puzzle_from_picture(random_picture(rng, 8, 8, d)) for d in (0.3, 0.5, 0.7) * 3]
+    return out
+
+
+@needs_kissat
+def test_first_model_sat_unsat_and_its_time_limit():
+    assert kissat.first_model([[1, 2], [-1], [2, 3]], 3, NO_DEADLINE) in ([2], [2, 3])
+    assert kissat.first_model([[1], [-1, 2], [-2]], 2, NO_DEADLINE) is None
+    # twelve pigeons, eleven holes: more than ten seconds of Kissat here
+    holes = 11
+    var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var[p, h], -var[q, h]] for h in range(holes)
+                for p, q in itertools.combinations(range(holes + 1), 2)]
+    started = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        kissat.first_model(clauses, len(var), Deadline.after(0.25))
+    assert time.monotonic() - started < 5
+    assert not _kissat_children()  # killed at the limit
+
+
+def _kissat_children() -> list[str]:
+    found = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().split()
+        except OSError:
+            continue
+        if fields[1] == "(kissat)" and int(fields[3]) == os.getpid():
+            found.append(pid)
+    return found
+
+
+def test_a_kissat_that_cannot_run_is_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setenv(kissat.ENVIRONMENT, str(tmp_path / "no-such-kissat"))
+    kissat.program.cache_clear()
+    try:
+        with pytest.raises(SolverFailed, match="kissat could not be run.*SATNONO_KISSAT=none"):
+            kissat.first_model([[1]], 1, NO_DEADLINE)
+    finally:
+        monkeypatch.delenv(kissat.ENVIRONMENT)
+        kissat.program.cache_clear()
+
+
+def _agree(p: Puzzle) -> None:
+    want = set(solve(p, "native", limit=None))
+    got = list(solve(p, "sat", limit=None, budget=0))  # straight to the CNF stage
+    assert len(got) == len(set(got)) and set(got) == want
+    for limit in (1, 2):
+        part = list(solve(p, "sat", limit=limit, budget=0))
+        assert len(part) == len(set(part)) == min(limit, len(want)) and set(part) <= want
+
+
+@needs_kissat
+@pytest.mark.parametrize("index", range(len(_puzzles())))
+def test_with_kissat_the_solutions_are_the_native_solvers(index):
+    _agree(_puzzles()[index])
+
+
+@pytest.mark.parametrize("index", range(len(_puzzles())))
+def test_without_kissat_the_solutions_are_the_native_solvers(kissat_off, index):
+    assert kissat.program() is None
+    _agree(_puzzles()[index])
+
+
+def _brute_swap(p: Puzzle, sol: Solution) -> bool:
+    """Whether some rectangle's corners can trade places and keep every clue."""
+    h, w = p.height, p.width
+    for r1, r2 in itertools.combinations(range(h), 2):
+        for c1, c2 in itertools.combinations(range(w), 2):
+            a, b = sol.filled(r1, c1), sol.filled(r1, c2)
+            if a != sol.filled(r2, c2) or b != sol.filled(r2, c1) or a == b:
+                continue
+            rows = list(sol.rows)
+            rows[r1] ^= 1 << c1 | 1 << c2
+            rows[r2] ^= 1 << c1 | 1 << c2
+            if is_solution(p, Solution(w, tuple(rows))):
+                return True
+    return False
+
+
+def test_a_swap_gives_another_solution_exactly_when_one_exists():
+    """Against brute force over every rectangle: what :func:`swapped` returns is a
+    solution four cells away, and it finds one whenever one exists."""
+    rng = random.Random(3)
+    found = 0
+    for _ in range(examples(600)):
+        sol = random_picture(rng, rng.randint(2, 7), rng.randint(2, 7), rng.random())
+        p = puzzle_from_picture(sol)
+        other = swapped(p, sol)
+        assert (other is not None) == _brute_swap(p, sol), sol.rows
+        if other is not None:
+            found += 1
+            changed = sum(bin(a ^ b).count("1") for a, b in zip(sol.rows, other.rows))
+            assert changed == 4 and is_solution(p, other)
+    assert found > examples(600) // 10  # the case is common, and was met
