@@ -11,7 +11,7 @@ import time
 import pytest
 
 from satnono import solve
-from satnono.backends import kissat
+from satnono.backends import kissat, sat
 from satnono.backends.sat import swapped
 from satnono.errors import SearchTimeout, SolverFailed
 from satnono.model.puzzle import Puzzle, is_solution, puzzle_from_picture
@@ -95,8 +95,23 @@ def _agree(p: Puzzle) -> None:
 
 @needs_kissat
 @pytest.mark.parametrize("index", range(len(_puzzles())))
-def test_with_kissat_the_solutions_are_the_native_solvers(index):
+def test_with_kissat_the_solutions_are_the_native_solvers(monkeypatch, index):
+    monkeypatch.setattr(sat, "KISSAT_CELLS", 0)  # these are small: Kissat all the same
     _agree(_puzzles()[index])
+
+
+@needs_kissat
+def test_kissat_runs_past_its_size_and_not_below(monkeypatch):
+    """Past :data:`~satnono.backends.sat.KISSAT_CELLS` open cells the first solution is
+    Kissat's (the search time includes a program started and fed the CNF), below it not."""
+    calls = []
+    first_model = kissat.first_model
+    monkeypatch.setattr(kissat, "first_model", lambda *a: calls.append(1) or first_model(*a))
+    p = Puzzle(rows=((1,),) * 6, columns=((1,),) * 6)
+    monkeypatch.setattr(sat, "KISSAT_CELLS", 36)
+    assert len(list(solve(p, "sat", limit=2, budget=0))) == 2 and calls == []
+    monkeypatch.setattr(sat, "KISSAT_CELLS", 35)
+    assert len(list(solve(p, "sat", limit=2, budget=0))) == 2 and calls == [1]
 
 
 @pytest.mark.parametrize("index", range(len(_puzzles())))

@@ -46,6 +46,11 @@ BUDGET = 100_000_000
 #: puzzle open, which is every puzzle the compiled search hands over
 #: (benchmarks/results/NOTES.md)
 CODE = LineCode.ORDER
+#: open cells past which Kissat looks for the first solution: on fewer (every tournament
+#: 25×25), starting a second program and loading the CNF twice cost more than Kissat saves
+#: (tcga2015, every tenth puzzle: 7.80 s with CaDiCaL alone, 8.56 s with Kissat first; the
+#: 40×40s 237.7 → 222.5 s, the 50×50s 175.3 → 36.6 s; benchmarks/results/NOTES.md)
+KISSAT_CELLS = 1024
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
 #: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
 #: loading that code costs
@@ -91,7 +96,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         return
     if not found and limit != 0 and workers == 1 and settings is None \
             and solver == DEFAULT_SOLVER and ctx.puzzle.palette.black_and_white \
-            and kissat.program():
+            and len(enc.cells) > KISSAT_CELLS and kissat.program():
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):
             first = kissat.first_model(enc.clauses, enc.variables, deadline)
