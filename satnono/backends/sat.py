@@ -51,6 +51,10 @@ CODE = LineCode.ORDER
 #: (tcga2015, every tenth puzzle: 7.80 s with CaDiCaL alone, 8.56 s with Kissat first; the
 #: 40×40s 237.7 → 222.5 s, the 50×50s 175.3 → 36.6 s; benchmarks/results/NOTES.md)
 KISSAT_CELLS = 1024
+#: the compiled search's budget where Kissat takes over after it (past KISSAT_CELLS open
+#: cells): on the 40×40s the search spent the whole of BUDGET, about 2.5 s, before it
+#: handed over (benchmarks/results/NOTES.md)
+LARGE_BUDGET = 25_000_000
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
 #: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
 #: loading that code costs
@@ -69,7 +73,10 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     ``probing`` (the root was not probed) the compiled search is not used either."""
     settings = None if search is None else [searches(search + 1)[search]]
     found: list[Solution] = []
-    budget = BUDGET if budget is None else budget
+    if budget is None:
+        open_cells = start.board.unknown() if start.board is not None else 0
+        budget = LARGE_BUDGET if _kissat_first(ctx, open_cells, workers, settings, solver) \
+            else BUDGET
     dfs = start.search
     res = None
     if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
@@ -94,9 +101,8 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
-    if not found and limit != 0 and workers == 1 and settings is None \
-            and solver == DEFAULT_SOLVER and ctx.puzzle.palette.black_and_white \
-            and len(enc.cells) > KISSAT_CELLS and kissat.program():
+    if not found and limit != 0 and _kissat_first(ctx, len(enc.cells), workers, settings,
+                                                  solver):
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):
             first = kissat.first_model(enc.clauses, enc.variables, deadline)
@@ -120,6 +126,15 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         return
     for true in models(enc, solver, left, workers, deadline, ctx.stats, settings, phases):
         yield decode_solution(enc, true)
+
+
+def _kissat_first(ctx: Context, open_cells: int, workers: int, settings: Any,
+                  solver: str) -> bool:
+    """Whether Kissat looks for the first solution of the CNF stage: one search, the
+    default solver, black and white, past :data:`KISSAT_CELLS` open cells, Kissat there."""
+    return workers == 1 and settings is None and solver == DEFAULT_SOLVER \
+        and ctx.puzzle.palette.black_and_white and open_cells > KISSAT_CELLS \
+        and kissat.program() is not None
 
 
 def swapped(puzzle: Puzzle, sol: Solution) -> Solution | None:
