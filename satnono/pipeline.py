@@ -33,11 +33,11 @@ from .logic.context import Context, Stats
 from .logic.events import Found, Observer
 from .model.puzzle import Puzzle, is_solution, validate
 from .model.solution import Solution
-from .model.verdict import Depth, Ending, Verdict
+from .model.verdict import Depth, Ending, LineCode, Verdict
 from .runtime.deadline import NO_DEADLINE, Deadline
 
 if TYPE_CHECKING:
-    from .encode.residual import LineCode, Residual
+    from .encode.residual import Residual
     from .logic.presolve import Presolved
 
 #: solutions looked for when the caller wants to know whether a puzzle is unique
@@ -238,7 +238,7 @@ def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
 
 def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
              workers: int = 1, board: Board | None = None, depth: Depth = Depth.PROBED,
-             code: LineCode | None = None) -> Residual:
+             code: LineCode = LineCode.AUTOMATON) -> Residual:
     """Presolve, then encode what is left as CNF: the residual every CNF consumer (the
     sat backend's handover, ``count``, ``check``, ``satnono encode``) works on.
 
@@ -247,9 +247,8 @@ def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
     >>> len(res.encoding.cells), res.contradiction
     (4, False)
     """
-    from .encode.residual import LineCode
     from .encode.residual import residual as encode_residual
 
     ctx = puzzle if isinstance(puzzle, Context) else Context(puzzle)
     start = presolved(ctx, depth, deadline, workers=workers, board=board)
-    return encode_residual(ctx, start, deadline, code or LineCode.AUTOMATON)
+    return encode_residual(ctx, start, deadline, code)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import signal
+import subprocess
+import sys
 
 import pytest
 from hypothesis import settings
@@ -167,3 +170,11 @@ def random_colour_grid(rng, width: int, height: int, colours: int, density: floa
     probability ``density``, else background."""
     return [[rng.randint(1, colours) if rng.random() < density else 0 for _ in range(width)]
             for _ in range(height)]
+
+
+def run_python(code: str, *args: str, env: dict | None = None, cwd=None,
+               timeout: float = 300) -> subprocess.CompletedProcess:
+    """``code`` in a fresh Python process (this one's interpreter, its environment plus
+    ``env``), its output captured as text."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd, env={**os.environ, **(env or {})})

@@ -5,8 +5,6 @@ answers are the same either way."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,7 @@ from satnono.backends import sat
 from satnono.logic import compiled
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 
-from .conftest import brute_solutions, random_picture
+from .conftest import brute_solutions, random_picture, run_python
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 needs_compiled = pytest.mark.skipif(not compiled.usable(Puzzle(((1,),), ((1,),))),
@@ -76,7 +74,6 @@ def test_a_fresh_process_solves_a_small_puzzle_without_the_compiled_code():
         "p = puzzle_from_picture(Solution(30, rows))\n"
         "print(len(list(solve(p, 'sat', limit=2))), 'numba' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)
+    done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "False"]

@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from satnono.encode.automaton import closed_automaton, entered_by
 from satnono.encode.order import encode_line_order
-from satnono.encode.residual import Encoding, LineCode, encode, encode_line
+from satnono.encode.residual import Encoding, encode, encode_line
 from satnono.logic.board import Board
 from satnono.logic.line import solve_line
 from satnono.model.puzzle import line_clue
+from satnono.model.verdict import LineCode
 
 from .conftest import examples
 

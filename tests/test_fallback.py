@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import run_python
+
 #: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
 pytestmark = pytest.mark.full
 
@@ -22,8 +24,7 @@ NO_NUMBA = "import sys; sys.modules['numba'] = None; "
 
 def _run(code: str, *args: str, env: dict | None = None, cwd: Path = ROOT
          ) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          timeout=300, cwd=cwd, env={**os.environ, **(env or {})})
+    return run_python(code, *args, env=env, cwd=cwd)
 
 
 def _cli(*args: str, blocked: bool = True, cwd: Path = ROOT) -> subprocess.CompletedProcess:

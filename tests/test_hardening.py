@@ -20,6 +20,8 @@ from satnono.cli import main
 from satnono.errors import InvalidPuzzle, ParseError, SatnonoError, UsageError
 from satnono.io.formats import read_bytes
 
+from .conftest import run_python
+
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
 
@@ -650,8 +652,7 @@ def test_llvmlite_leftovers_of_an_interrupted_compile_stay_quiet():
         "other = Other()\n"
         "del other\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    done = run_python(code, timeout=60)
     assert done.returncode == 0
     assert "ObjectRef" not in done.stderr and "_as_parameter_" not in done.stderr
     assert "ValueError: still said" in done.stderr
@@ -696,8 +697,7 @@ def test_a_ctrl_c_python_would_swallow_is_raised_again_without_a_traceback():
         "    loud = Loud()\n"
         "    del loud\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+    done = run_python(code, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["raised again 1 0.0", "caused True", "plain False"]
     assert "KeyboardInterrupt" not in done.stderr  # kept quiet, the other error still said

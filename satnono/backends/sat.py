@@ -21,13 +21,14 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..encode.residual import LineCode, decode_solution, residual
+from ..encode.residual import decode_solution, residual
 from ..errors import SearchTimeout
 from ..logic.compiled import available, cold
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
+from ..model.verdict import LineCode
 from ..runtime.deadline import Deadline
 from . import kissat
 from .solver import DEFAULT_SOLVER, models, searches
@@ -65,18 +66,21 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
               solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
               search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
     """From the presolved root: where the compiled engine probed it (black and white),
-    search on in compiled code for up to ``budget`` work (:data:`BUDGET` unless given; 0:
-    none); then enumerate the residual CNF's models, less the solutions already found.
-    ``workers`` > 1 races that many differently set solvers (:func:`.solver.searches`) in
-    child processes; the first to find a model goes on alone. ``search`` runs only that
-    one of the racers' settings (a race whose racers run on other machines). Without
-    ``probing`` (the root was not probed) the compiled search is not used either."""
+    search on in compiled code for up to ``budget`` work (:data:`BUDGET`, or
+    :data:`LARGE_BUDGET` where Kissat follows, unless given; 0: none); then enumerate the
+    residual CNF's models, less the solutions already found. ``workers`` > 1 races that
+    many differently set solvers (:func:`.solver.searches`) in child processes; the first
+    to find a model goes on alone. ``search`` runs only that one of the racers' settings
+    (a race whose racers run on other machines). Without ``probing`` (the root was not
+    probed) the compiled search is not used either."""
     settings = None if search is None else [searches(search + 1)[search]]
     found: list[Solution] = []
+    # the open cells the CNF stage will have: the root's (the search's solutions are blocked,
+    # not fixed)
+    by_kissat = start.board is not None and _kissat_first(ctx, start.board.unknown(), workers,
+                                                          settings, solver)
     if budget is None:
-        open_cells = start.board.unknown() if start.board is not None else 0
-        budget = LARGE_BUDGET if _kissat_first(ctx, open_cells, workers, settings, solver) \
-            else BUDGET
+        budget = LARGE_BUDGET if by_kissat else BUDGET
     dfs = start.search
     res = None
     if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
@@ -101,8 +105,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
-    if not found and limit != 0 and _kissat_first(ctx, len(enc.cells), workers, settings,
-                                                  solver):
+    if not found and limit != 0 and by_kissat:
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):
             first = kissat.first_model(enc.clauses, enc.variables, deadline)
@@ -140,9 +143,9 @@ def _kissat_first(ctx: Context, open_cells: int, workers: int, settings: Any,
 def swapped(puzzle: Puzzle, sol: Solution) -> Solution | None:
     """Another solution that differs from ``sol`` in four cells, the corners of a
     rectangle whose filled corners trade places, or None. Each of the four lines moves one
-    filled cell in a way that keeps its clue (a block shifted by one, or a block of one
-    moved within its gap), so the result needs no search: the moves that keep each row's
-    clue are matched against those that keep each column's.
+    filled cell in a way that keeps its clue (:func:`_moves`), so the result needs no
+    search: the moves that keep each row's clue are matched against those that keep each
+    column's.
 
     >>> from satnono.model.puzzle import Puzzle
     >>> two = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))

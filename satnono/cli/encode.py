@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from ..model.verdict import Depth, LineCode
 from .options import SubParsers, add_input, add_timeout
 from .status import ExitStatus
 
 DEPTHS = ("probed", "lines", "open")
-ENCODINGS = ("automaton", "order")
 
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
@@ -27,7 +27,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--depth", choices=DEPTHS, default="probed",
                    help="how far logic goes first: probed (line logic and probing, the "
                    "default), lines (line logic only), open (none: every cell a variable)")
-    p.add_argument("--encoding", choices=ENCODINGS, default="automaton",
+    p.add_argument("--encoding", choices=[c.value for c in LineCode], default="automaton",
                    help="how each line becomes clauses: automaton (unit propagation is the "
                    "complete line solver; the default) or order ('block j starts at or "
                    "before p' and covers: what satnono's SAT backend gives CaDiCaL, often "
@@ -38,11 +38,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..encode.residual import LineCode
     from ..io.dimacs import write_residual
     from ..io.formats import load, shown
     from ..io.output import atomic_output
-    from ..model.verdict import Depth
     from ..pipeline import residual
     from ..runtime.deadline import Deadline
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..logic.board import Board
@@ -38,6 +37,7 @@ from ..logic.presolve import Presolved
 from ..model.grid import ROW, Line
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
+from ..model.verdict import LineCode
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import ensure_room, gc_paused
 from .automaton import automaton, closed_automaton, entered_by, layers
@@ -176,18 +176,6 @@ def _states(mask: int) -> Iterator[int]:
 
 #: clauses between two checks of the memory left while encoding
 CHECK_EVERY = 100_000
-
-
-class LineCode(Enum):
-    """How a black-and-white line becomes clauses. Both have every solution as exactly one
-    model (the auxiliary variables are functions of the cells), so either serves a
-    counter."""
-
-    #: the layered automaton above: unit propagation is the complete line solver
-    AUTOMATON = "automaton"
-    #: block bounds and covers (:mod:`.order`): weaker propagation, but learnt clauses can
-    #: speak of where blocks start; faster to a first solution where logic fixes little
-    ORDER = "order"
 
 
 def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,

@@ -1,5 +1,5 @@
 """The words results are given in: verdicts, difficulty levels, counting methods, endings,
-and how deep presolving goes.
+how deep presolving goes and how lines become clauses.
 
 Each is a ``str`` enum, so it compares equal to its value (``Verdict.UNIQUE == "unique"``)
 and goes into JSON as that value.
@@ -67,3 +67,16 @@ class Depth(_Word):
     LINES = "lines"
     #: propagation and probing to their fixpoint
     PROBED = "probed"
+
+
+class LineCode(_Word):
+    """How a black-and-white line becomes clauses (:mod:`satnono.encode`). Both have every
+    solution as exactly one model (the auxiliary variables are functions of the cells), so
+    either serves a counter."""
+
+    #: the layered automaton: unit propagation is the complete line solver
+    AUTOMATON = "automaton"
+    #: block bounds and covers (:mod:`satnono.encode.order`): weaker propagation, but
+    #: learnt clauses can speak of where blocks start; faster to a first solution where
+    #: logic fixes little
+    ORDER = "order"
