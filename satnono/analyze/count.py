@@ -5,8 +5,10 @@ All of them start from the board propagation and probing leave. The compiled cou
 (:mod:`satnono.logic.compiled.counter`) searches it, counting independent parts apart and
 remembering parts it has counted: on tcga2015's hardest counts it takes seconds where Ganak
 took minutes. Enumeration and Ganak count the residual CNF: the unknown cells' variables are
-the sampling set, and the automaton variables are existential (they are functions of the
-cells anyway, so the projection only spares Ganak the work of noticing).
+the sampling set, and the lines' own variables are existential (they are functions of the
+cells anyway, so the projection only spares Ganak the work of noticing). Enumeration takes
+the lines as automata, whose propagation is line logic's; Ganak takes them in the order
+encoding (where blocks start), on which it counts two to three times faster.
 
 ``auto`` enumerates up to a threshold (on puzzles with few solutions and a deep search,
 CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in the counter);
@@ -32,6 +34,7 @@ from ..runtime.deadline import Deadline
 from .approx import DELTA, EPSILON, check_parameters
 from .counting import (
     CNF_BACKEND,
+    COUNTER_CODE,
     PARTS_PER_WORKER,
     THRESHOLD,
     Clock,
@@ -130,7 +133,8 @@ def _exact(puzzle: Puzzle, method: CountMethod, backend: str, clock: Clock, thre
     if limit is None or found < limit:
         return clock.result(found, True, f"enumerate ({backend})", run.stats)
     try:
-        res = residual(puzzle, deadline=clock.deadline, workers=options.get("workers", 1))
+        res = residual(puzzle, deadline=clock.deadline, workers=options.get("workers", 1),
+                       code=COUNTER_CODE)
     except SearchTimeout:
         return clock.result(found, False, "ganak")
     return count_by_ganak(res, clock, found)

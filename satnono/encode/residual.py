@@ -66,6 +66,8 @@ class Encoding:
     cells: dict[tuple[int, ...], int] = field(default_factory=dict)
     infeasible: bool = False
     aux_per_line: dict[Hashable, int] = field(default_factory=dict)
+    #: how the black-and-white lines were encoded (colour lines are always automata)
+    code: LineCode = LineCode.AUTOMATON
 
     @property
     def variables(self) -> int:
@@ -186,7 +188,7 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
     the deadline and the room left are checked as the clauses grow."""
     if board.colours > 1:
         return _encode_colour(puzzle, board, deadline)
-    enc = Encoding(board)
+    enc = Encoding(board, code=code)
     encode_one = encode_line if code is LineCode.AUTOMATON else encode_line_order
     lengths = puzzle.lengths
     check_at = CHECK_EVERY
