@@ -23,27 +23,36 @@ from .status import EPILOG, ExitStatus, status_of
 COMMANDS = (solve, count, check, make, render, convert, encode, batch, bench, serve, formats)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or, when ``argv`` names one (its first word), of that
+    command alone: a command's options can name what its library offers (count's methods,
+    batch's backends), and loading every command's library for the one that runs cost a
+    fresh ``satnono solve`` a third of its start."""
     parser = argparse.ArgumentParser(
         prog="satnono",
         description="Solve, enumerate and count nonograms, black-and-white and colour.",
         epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"satnono {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     parser.set_defaults(commands={})
-    for command in COMMANDS:
+    named = [c for c in COMMANDS if argv and c.__name__.rsplit(".", 1)[-1] == argv[0]]
+    for command in named or COMMANDS:
         p = command.add_parser(sub)
         parser.get_default("commands")[p.prog.split()[-1]] = p
     return parser
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+class _Version(argparse.Action):
+    """``--version``, which reads the installed package's metadata only when asked (the
+    metadata library costs a tenth of a fresh process's start)."""
 
-    try:
-        return version("satnono")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree, uninstalled
-        return "(not installed)"
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .. import __version__
+
+        sys.stdout.write(f"satnono {__version__}\n")
+        parser.exit()
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
@@ -62,7 +71,7 @@ def _terminated(signum: int, frame: object) -> None:
 def _run(argv: list[str] | None) -> int:
     from ..io.output import check_writable
 
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = _parse(parser, argv)
     run: Callable[[argparse.Namespace], int] = args.run
     # before the work, not after it; a report makes its own folder for the plots
