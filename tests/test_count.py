@@ -13,6 +13,7 @@ from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 from satnono.io.words import count_words
 from satnono.logic.compiled import DISABLE, usable
+from satnono.model.verdict import Depth
 
 from .conftest import (
     brute_solutions,
@@ -68,9 +69,10 @@ def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)
     many = math.factorial(k) > 1000  # past auto's threshold
-    # past it, Ganak raced by the compiled counter: either may come in first
+    # past it, Ganak raced by the compiled counter and enumeration: any may come in first
     assert res.method in ({"enumerate (sat)"} if not many else
-                          {"compiled counter", "ganak"} if usable(p) else {"ganak"})
+                          {"compiled counter", "ganak", "enumerate (sat)"} if usable(p)
+                          else {"ganak"})
     # without the compiled code, auto goes from enumeration to Ganak
     monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
@@ -120,3 +122,36 @@ def test_documented_counts_of_corpus_patterns(row):
 @needs_corpus
 def test_the_documented_patterns_cover_2_3_16_33_109():
     assert {2, 3, 16, 33, 109} <= {int(r["solutions_documented"]) for r in DOCUMENTED}
+
+
+def test_the_enumerating_racer_counts_to_the_last_solution():
+    """auto's third racer lists every model of the automaton residual, each checked."""
+    from satnono.analyze.counting import Listed, _listed
+    from satnono.pipeline import residual
+
+    rng = random.Random(5)
+    for _ in range(6):
+        p = puzzle_from_picture(random_picture(rng, 5, 5, 0.5))
+        res = residual(p, depth=Depth.LINES)
+        if res.encoding is None:
+            continue
+        assert list(_listed(p, res.encoding)) == [Listed(len(brute_solutions(p)))]
+
+
+def test_the_enumerating_racer_gives_way_past_its_cap(monkeypatch):
+    """Past its cap the racer leaves without a word (alone, the race has no one left);
+    the count comes from the others."""
+    import satnono.analyze.counting as counting
+    from satnono.errors import ChildDied
+    from satnono.pipeline import residual
+    from satnono.runtime.child import race
+    from satnono.runtime.deadline import NO_DEADLINE
+
+    monkeypatch.setattr(counting, "LISTED_AT_MOST", 10)
+    p = Puzzle(((1,),) * 7, ((1,),) * 7)
+    enc = residual(p).encoding
+    with pytest.raises(ChildDied):
+        list(race([(counting._listed, (p, enc))], NO_DEADLINE, always=True))
+    res = count(p, "auto", threshold=5)
+    assert res.complete and res.count == 5040
+    assert res.method in ({"compiled counter", "ganak"} if usable(p) else {"ganak"})

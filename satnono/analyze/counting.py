@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..encode.residual import Residual, decode_solution, encode
+from ..encode.residual import Encoding, Residual, decode_solution, encode
 from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.compiled import DISABLE
@@ -38,6 +38,10 @@ APPROX = "approxmc"
 #: past 120 s → 78, 80 and 39 s). Enumeration keeps the automaton, whose propagation is
 #: line logic's.
 COUNTER_CODE = LineCode.ORDER
+#: auto's enumerating racer gives up past this many solutions: each costs it a blocking
+#: clause over the open cells (a quarter of a gigabyte by then on a 25×25), and the
+#: counters count such numbers in seconds
+LISTED_AT_MOST = 100_000
 #: parts per process when a count is split without saying into how many: enough that a
 #: process that drew easy parts takes more, few enough that splitting stays cheap
 PARTS_PER_WORKER = 8
@@ -155,12 +159,13 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         raise stopped_count(exc, found, "enumerate (sat)", clock) from None
     if limit is None or found < limit:
         return clock.result(found, True, "enumerate (sat)", res=res)
+    listed = res
     try:
         res = for_counter(puzzle, res, clock.deadline)
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
     if res.board is not None and compiled_counts(puzzle):  # auto, past the threshold
-        return _race(puzzle, res, clock, found)
+        return _race(puzzle, res, clock, found, listed)
     return count_by_ganak(res, clock, found)
 
 
@@ -174,21 +179,25 @@ def for_counter(puzzle: Puzzle, res: Residual, deadline: Deadline) -> Residual:
     return Residual(res.presolved, encode(puzzle, board, deadline, COUNTER_CODE))
 
 
-def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int) -> CountResult:
-    """The compiled counter and Ganak side by side, each in its own process, the first
-    count to come in kept (:func:`satnono.runtime.child.race`): neither wins everywhere.
-    On tcga2015's slow counts the counter takes seconds where Ganak took minutes; on the
-    survey's Center (5 × 10^15 solutions) Ganak takes seconds and the counter does not
-    finish in a minute."""
+def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Residual
+          ) -> CountResult:
+    """The compiled counter, Ganak and enumeration going on side by side, each in its own
+    process, the first count to come in kept (:func:`satnono.runtime.child.race`): none
+    wins everywhere. On tcga2015's slow counts the counter takes seconds where Ganak took
+    minutes; on the survey's Center (5 × 10^15 solutions) Ganak takes seconds and the
+    counter does not finish in a minute; on tcga2015 #481 (25,318 solutions under a deep
+    search) enumeration takes 44 s and neither of the others finishes in 300 s.
+    ``listed`` is the residual as enumeration takes it (automata)."""
     from ..logic.compiled import counting
 
-    enc = res.encoding
-    assert enc is not None and res.board is not None
+    enc, cnf = res.encoding, listed.encoding
+    assert enc is not None and cnf is not None and res.board is not None
     _need_ganak()
     counting()  # loaded before the fork, not in the child
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True)),
-        (_count_models, (enc.variables, enc.clauses, sorted(enc.cells.values())))]
+        (_count_models, (enc.variables, enc.clauses, sorted(enc.cells.values()))),
+        (_listed, (puzzle, cnf))]
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
                          always=True))
@@ -196,9 +205,35 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int) -> CountResul
         return clock.result(found, False, "ganak", res=res)
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "counting", clock) from None
+    if isinstance(n, Listed):
+        return clock.result(n.count, True, "enumerate (sat)", res=listed)
     if isinstance(n, int):
         return clock.result(n, True, "ganak", res=res)
     return clock.result(n.count, True, COMPILED, res=res)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """How many solutions enumeration listed, to the last (a racer's answer, told apart
+    from Ganak's bare number)."""
+
+    count: int
+
+
+def _listed(puzzle: Puzzle, enc: Encoding) -> Iterator[Listed]:
+    """Every model of ``enc`` by blocking clauses, each checked against the clues, counted;
+    a racer, so the solver is loaded here, in the child."""
+    from ..backends.solver import DEFAULT_SOLVER, each_model, new_solver
+
+    cells = sorted(enc.cells.values())
+    n = 0
+    with new_solver(DEFAULT_SOLVER, enc.clauses) as s:
+        for true in each_model(s, cells, None, False):
+            check(puzzle, decode_solution(enc, true), CNF_BACKEND)
+            n += 1
+            if n > LISTED_AT_MOST:  # out of the race, without a word
+                os._exit(0)
+    yield Listed(n)
 
 
 def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
