@@ -49,9 +49,13 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
-        from .. import __version__
+        from importlib.metadata import PackageNotFoundError, version
 
-        sys.stdout.write(f"satnono {__version__}\n")
+        try:
+            text = version("satnono")
+        except PackageNotFoundError:  # pragma: no cover - run from a source tree
+            text = "(not installed)"
+        sys.stdout.write(f"satnono {text}\n")
         parser.exit()
 
 
