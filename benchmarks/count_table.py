@@ -3,7 +3,8 @@ its histogram, and every count above 1,000 confirmed by a second method.
 
     satnono batch SET.txt --do count --jobs 1 --timeout 300 -o counts.jsonl
     python -m benchmarks.count_table counts.jsonl [--histogram counts.png]
-    python -m benchmarks.count_table counts.jsonl --confirm confirm.jsonl [--above 1000]
+    python -m benchmarks.count_table counts.jsonl --confirm confirm.jsonl [--above 1000] \
+        [--retry-unfinished]
 
 Prints a Markdown table: how many puzzles have no solution, one, 2–10, 11–100, …, the
 largest counts, how each was counted, and what is still open (time limit, estimate,
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--estimate-open", metavar="FILE.jsonl",
                     help="ApproxMC's estimate of every puzzle whose exact count did not "
                     "finish (resumable; the table then shows them)")
+    ap.add_argument("--retry-unfinished", action="store_true",
+                    help="with --confirm: recount the puzzles FILE holds as not finished "
+                    "(their lines are replaced) as well as the new ones")
     ap.add_argument("--timeout", type=float, default=300.0)
     args = ap.parse_args(argv)
     records = [json.loads(line) for line in open(args.results, encoding="utf-8")]
@@ -103,8 +107,25 @@ def main(argv: list[str] | None = None) -> None:
         step = max(1, len(big) // max(1, args.sample))
         _estimates(big[::step][:args.sample], args.estimates, args.timeout)
     if args.confirm:
+        if args.retry_unfinished:
+            _drop_unfinished(args.confirm)
         _confirm([r for r in counted if r["count"] > args.above], args.confirm,
                  args.timeout, args.second)
+
+
+def _drop_unfinished(out: str) -> None:
+    """Leave out of ``out`` the recounts that did not finish, so they are done again."""
+    import os
+
+    if not os.path.exists(out):
+        return
+    with open(out, encoding="utf-8") as f:
+        lines = f.readlines()
+    kept = [line for line in lines if json.loads(line)["recount"] is not None]
+    print(f"{len(lines) - len(kept)} recount(s) not finished before, done again")
+    with open(out + ".tmp", "w", encoding="utf-8") as f:
+        f.writelines(kept)
+    os.replace(out + ".tmp", out)
 
 
 def _histogram(counted: list[dict], records: list[dict], name: str, png: str) -> None:

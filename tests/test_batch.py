@@ -226,3 +226,20 @@ def test_the_published_count_table_cannot_be_misread():
     for r in records:
         if r["count"] is not None:
             assert r["solutions"] == r["count"] and r.get("exact", True), r["key"]
+
+
+def test_count_table_retries_only_the_unfinished_recounts(tmp_path):
+    """--retry-unfinished drops the confirmations that did not finish, keeps the rest."""
+    import json
+
+    from benchmarks.count_table import _drop_unfinished
+
+    out = tmp_path / "confirm.jsonl"
+    lines = [{"key": "a", "recount": 5, "agree": True},
+             {"key": "b", "recount": None, "agree": None},
+             {"key": "c", "recount": 7, "agree": False}]
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    _drop_unfinished(str(out))
+    assert [json.loads(x)["key"] for x in out.read_text().splitlines()] == ["a", "c"]
+    _drop_unfinished(str(tmp_path / "none.jsonl"))  # nothing recounted yet: nothing to do
+    assert not (tmp_path / "none.jsonl").exists()
