@@ -15,10 +15,9 @@ CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in th
 past it, black-and-white puzzles go to the compiled counter, Ganak and enumeration going on
 (up to 100,000 solutions) side by side, the first count in kept, and colour ones to Ganak:
 puzzles with a handful of solutions are instant, and ones with 10^15 still get an exact
-number. When a time limit is given and the
-exact count has not finished with a quarter of it left, that quarter goes to ApproxMC
-(:mod:`.approx`): an estimate with bounds that hold with a stated probability, marked as
-such everywhere, and never a count.
+number. When a time limit is given and the exact count has not finished with a quarter of
+it left, that quarter goes to ApproxMC (:mod:`.approx`): an estimate with bounds that hold
+with a stated probability, marked as such everywhere, and never a count.
 """
 
 from __future__ import annotations

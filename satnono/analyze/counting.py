@@ -32,11 +32,11 @@ CNF_BACKEND = "sat"
 COMPILED = "compiled counter"
 #: what an estimate says made it
 APPROX = "approxmc"
-#: how a model counter (Ganak, ApproxMC) gets the lines: the order encoding, whose start
-#: variables Ganak decomposes and caches on better than the automaton's states (side by
-#: side: the survey's Center 2.8 s → 1.2 s, tcga2015 #524 71 → 52 s, #509, #515 and #531
-#: past 120 s → 78, 80 and 39 s). Enumeration keeps the automaton, whose propagation is
-#: line logic's.
+#: how Ganak gets the lines: the order encoding, whose start variables it decomposes and
+#: caches on better than the automaton's states (side by side: the survey's Center 2.8 s
+#: → 1.2 s, tcga2015 #524 71 → 52 s, #509, #515 and #531 past 120 s → 78, 80 and 39 s).
+#: Enumeration keeps the automaton, whose propagation is line logic's, and so does
+#: ApproxMC, no faster on the order encoding.
 COUNTER_CODE = LineCode.ORDER
 #: auto's enumerating racer gives up past this many solutions: each costs it a blocking
 #: clause over the open cells (a quarter of a gigabyte by then on a 25×25), and the

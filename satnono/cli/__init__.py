@@ -27,7 +27,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or, when ``argv`` names one (its first word), of that
     command alone: a command's options can name what its library offers (count's methods,
     batch's backends), and loading every command's library for the one that runs cost a
-    fresh ``satnono solve`` a third of its start."""
+    fresh ``satnono solve`` a third of its imports."""
     parser = argparse.ArgumentParser(
         prog="satnono",
         description="Solve, enumerate and count nonograms, black-and-white and colour.",
