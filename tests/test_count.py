@@ -73,11 +73,16 @@ def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     assert res.method in ({"enumerate (sat)"} if not many else
                           {"compiled counter", "ganak", "enumerate (sat)"} if usable(p)
                           else {"ganak"})
+    # and says why it took it
+    assert ("lists up to 1,000" in res.why if not many else
+            "races" in res.why if usable(p) else "hands the count to Ganak" in res.why)
+    assert count(p, "ganak").why == ""  # asked for: no reason to give
     # without the compiled code, auto goes from enumeration to Ganak
     monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)
     assert res.method == ("ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
+    assert not many or "compiled counter does not run here" in res.why
 
 
 @pytest.mark.parametrize("backend", ["sat", "cpsat"])

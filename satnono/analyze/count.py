@@ -137,4 +137,7 @@ def _exact(puzzle: Puzzle, method: CountMethod, backend: str, clock: Clock, thre
                        code=COUNTER_CODE)
     except SearchTimeout:
         return clock.result(found, False, "ganak")
-    return count_by_ganak(res, clock, found)
+    out = count_by_ganak(res, clock, found)
+    if out.complete:
+        out.why = f"past {threshold:,} solutions auto hands the count to Ganak"
+    return out

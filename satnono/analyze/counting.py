@@ -63,6 +63,8 @@ class CountResult:
     #: an approximate count, when the exact one was out of reach or not asked for (then
     #: ``complete`` is false and ``count`` is the lower bound known for certain)
     estimate: Estimate | None = None
+    #: why auto took ``method``, in words ("" when the method was asked for)
+    why: str = ""
 
 
 def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
@@ -158,15 +160,28 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "enumerate (sat)", clock) from None
     if limit is None or found < limit:
-        return clock.result(found, True, "enumerate (sat)", res=res)
+        out = clock.result(found, True, "enumerate (sat)", res=res)
+        if limit is not None:
+            out.why = f"auto lists up to {threshold:,} solutions one by one"
+        return out
     listed = res
     try:
         res = for_counter(puzzle, res, clock.deadline)
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
     if res.board is not None and compiled_counts(puzzle):  # auto, past the threshold
-        return _race(puzzle, res, clock, found, listed)
-    return count_by_ganak(res, clock, found)
+        out = _race(puzzle, res, clock, found, listed)
+        if out.complete:
+            out.why = (f"past {threshold:,} solutions auto races the compiled counter, "
+                       "Ganak and enumeration, and this came in first")
+        return out
+    out = count_by_ganak(res, clock, found)
+    if out.complete:
+        alone = ("there is no compiled counter for colour"
+                 if not puzzle.palette.black_and_white else
+                 f"the compiled counter does not run here or {DISABLE} is set")
+        out.why = f"past {threshold:,} solutions auto hands the count to Ganak: {alone}"
+    return out
 
 
 def for_counter(puzzle: Puzzle, res: Residual, deadline: Deadline) -> Residual:

@@ -106,6 +106,8 @@ def count_record(file: str, index: int, puzzle: Puzzle, res: CountResult) -> dic
     out = _record("count", file, index, puzzle, verdict, ending.value,
                   res.complete, [], res.count, res.seconds)
     out.update({"exact": res.complete, "method": res.method})
+    if res.why:
+        out["why"] = res.why
     if res.estimate is not None:
         out.update(estimate_fields(res))
     if res.variables:  # one residual CNF was counted (not a split count's many)

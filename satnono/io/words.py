@@ -104,7 +104,7 @@ def count_words(res: CountResult) -> str:
             return (f"no count: time limit reached ({res.method}, {res.seconds:.2f} s)")
         return (f"at least {res.count} solution(s): time limit reached "
                 f"({res.method}, {res.seconds:.2f} s); count incomplete")
-    how = f"by {res.method}"
+    how = f"by {res.method}" + (f" ({res.why})" if res.why else "")
     if res.method == "propagation":  # no solver ran: the board settled it
         how = ("line logic and probing refute the clues" if res.count == 0 else
                "line logic and probing leave one picture")
