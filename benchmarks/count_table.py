@@ -114,18 +114,14 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _drop_unfinished(out: str) -> None:
-    """Leave out of ``out`` the recounts that did not finish, so they are done again."""
-    import os
+    """Leave out of ``out`` the recounts that did not finish, so they are done again (the
+    file is keyed by puzzle like a batch's results, and rewritten the same way)."""
+    from satnono.batch.journal import done, drop
 
-    if not os.path.exists(out):
-        return
-    with open(out, encoding="utf-8") as f:
-        lines = f.readlines()
-    kept = [line for line in lines if json.loads(line)["recount"] is not None]
-    print(f"{len(lines) - len(kept)} recount(s) not finished before, done again")
-    with open(out + ".tmp", "w", encoding="utf-8") as f:
-        f.writelines(kept)
-    os.replace(out + ".tmp", out)
+    unfinished = {key for key, c in done(out).items() if c["recount"] is None}
+    if unfinished:
+        drop(out, unfinished)
+    print(f"{len(unfinished)} recount(s) not finished before, done again")
 
 
 def _histogram(counted: list[dict], records: list[dict], name: str, png: str) -> None:
