@@ -83,15 +83,32 @@ def test_probing_happens_in_the_examples():
     assert min(kinds.values()) >= 10, kinds
 
 
+@needs_compiled
+@pytest.mark.parametrize("way", ["loaded", "lines in Python", "cold"])
 @settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_colour_presolves_in_python_with_or_without_compiled(seed):
+def test_colour_compiled_root_equals_pythons(way, seed):
+    """The same in colour (the compiled colour logic, :mod:`.compiled.colour`): pictures
+    of three block colours, and clues that often contradict."""
     rng = random.Random(seed)
-    grid = random_colour_grid(rng, rng.randint(2, 10), rng.randint(2, 10), 3, 0.6)
-    p = puzzle_from_colours(grid, RGB_PALETTE)
+    w, h = rng.randint(2, 12), rng.randint(2, 12)
+    if seed % 3:
+        p = puzzle_from_colours(random_colour_grid(rng, w, h, 3, rng.uniform(0.3, 0.8)),
+                                RGB_PALETTE)
+    else:
+        rows = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
+        cols = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
+        p = Puzzle(rows.rows, cols.columns, palette=RGB_PALETTE)
     python = presolve(Context(p))
-    compiled = presolve(Context(p), compiled=True)
-    assert _may(compiled) == _may(python) and compiled.search is None
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fast, "loaded", lambda: way == "loaded")
+        if way == "lines in Python":
+            patch.setattr(fast, "COLD_CELLS", 0)
+        compiled = presolve(Context(p), compiled=True)
+    assert _may(compiled) == _may(python)
+    assert (compiled.by_line, compiled.by_probe) == (python.by_line, python.by_probe)
+    if compiled.board is not None and not compiled.board.solved():
+        assert (compiled.search is None) == (way == "cold")
 
 
 def test_each_depth_goes_as_far_as_it_says():

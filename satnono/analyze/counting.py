@@ -92,7 +92,7 @@ def compiled_counts(puzzle: Puzzle) -> bool:
     white, and the compiled code runs here."""
     from ..logic.compiled import available, usable
 
-    return usable(puzzle) and available()
+    return puzzle.palette.black_and_white and usable(puzzle) and available()
 
 
 def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountResult:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import decode_solution, residual
 from ..errors import SearchTimeout
-from ..logic.compiled import available, cold
+from ..logic.compiled import cold, ready
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
@@ -35,7 +35,7 @@ from .solver import DEFAULT_SOLVER, models, searches
 
 if TYPE_CHECKING:
     from ..encode.residual import Encoding
-    from ..logic.compiled import Search
+    from ..logic.compiled import AnySearch
 
 #: the work the compiled search may spend before the SAT solver takes over, in cells of the
 #: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 100 million is about half a
@@ -91,11 +91,11 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
             return
         done = yield from _cnf_for_a_moment(res.encoding, ctx, limit, solver, workers,
                                             deadline, settings, found)
-        if done or not available():
+        if done or not ready(ctx.puzzle):
             return
-        from ..logic.compiled import Search
+        from ..logic.compiled import search_for
 
-        dfs = Search(ctx.puzzle, start.board)
+        dfs = search_for(ctx.puzzle, start.board)
     if dfs is not None:
         more, done = yield from _search(dfs, ctx, limit, budget, deadline, found)
         found += more
@@ -232,7 +232,7 @@ def _cnf_for_a_moment(enc: Encoding, ctx: Context, limit: int | None, solver: st
     return True
 
 
-def _search(dfs: Search, ctx: Context, limit: int | None, budget: int, deadline: Deadline,
+def _search(dfs: AnySearch, ctx: Context, limit: int | None, budget: int, deadline: Deadline,
             given: Sequence[Solution] = ()
             ) -> Generator[Solution, None, tuple[list[Solution], bool]]:
     """The compiled search from the root it probed, yielding what it finds within

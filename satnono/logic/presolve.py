@@ -1,8 +1,9 @@
 """What every solver backend starts from: line propagation, then probing, at the root.
 
-Two implementations reach the same board (``tests/test_presolve.py`` holds them to it):
-the Python logic here, and the compiled engine (:mod:`satnono.logic.compiled`), several times
-faster, for black-and-white puzzles where it is available. The compiled one also leaves
+Two implementations reach the same board (``tests/test_presolve.py`` and
+``tests/test_colour_kernel.py`` hold them to it): the Python logic here, and the compiled
+engine (:mod:`satnono.logic.compiled`), several times faster, for black-and-white and
+colour puzzles where it is available. The compiled one also leaves
 its search state at the root (:attr:`Presolved.search`), so that a search can go on from
 it without probing again.
 """
@@ -21,7 +22,7 @@ from .probe import probe
 from .propagate import propagate
 
 if TYPE_CHECKING:
-    from .compiled import Search
+    from .compiled import AnySearch
 
 
 @dataclass
@@ -34,7 +35,7 @@ class Presolved:
     board: Board | None
     by_line: int = 0
     by_probe: int = 0
-    search: Search | None = None
+    search: AnySearch | None = None
 
     @property
     def contradiction(self) -> bool:
@@ -50,7 +51,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
              ) -> Presolved:
     """Propagate, then probe (in up to ``workers`` processes) until nothing changes,
     from an open board or from ``board`` (some cells given: a part of a split count).
-    With ``compiled``, the compiled engine probes where it can (black and white, loaded).
+    With ``compiled``, the compiled engine probes where it can (loaded, up to 62 colours).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
@@ -98,9 +99,9 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
         if pre.board is None or pre.board.solved() or cold:
             return pre
         board, by_line = pre.board, pre.by_line
-    if not fast.available():
+    if not fast.ready(ctx.puzzle):
         return board
-    dfs = fast.Search(ctx.puzzle, board)
+    dfs = fast.search_for(ctx.puzzle, board)
     if by_line < 0:
         with ctx.stats.timing("line"):
             dfs.lines_only()

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from ...model.grid import ROW
 from ...model.puzzle import Puzzle
@@ -29,6 +29,9 @@ from ...runtime.deadline import NO_DEADLINE, Deadline
 from ...runtime.interrupt import swallowed_interrupts
 from ..board import Board
 from ..context import Stats
+
+if TYPE_CHECKING:
+    from .colour import ColourSearch
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length, times one more than its machine words past 63 cells): a few
@@ -60,11 +63,36 @@ _loaded: dict[str, bool] = {}
 
 
 def usable(puzzle: Puzzle) -> bool:
-    """Black and white (colour stays with the Python logic and the solvers), and the
-    compiled code not turned off. Whether it loads is :func:`available`'s to say, asked
+    """Black and white, or colour of up to :data:`.colour.MAX_COLOURS` block colours, and
+    the compiled code not turned off. Whether it loads is :func:`ready`'s to say, asked
     only once line logic has not settled the puzzle, so that an easy puzzle never loads
     (or, on a new installation, compiles) it."""
-    return puzzle.palette.black_and_white and not _turned_off()
+    from .colour import fits
+
+    return (puzzle.palette.black_and_white or fits(puzzle)) and not _turned_off()
+
+
+def ready(puzzle: Puzzle) -> bool:
+    """Whether the compiled code for ``puzzle`` (black and white, or colour) runs in this
+    process, loading it on the first call (:func:`available`)."""
+    if puzzle.palette.black_and_white:
+        return available()
+    if "colour" not in _loaded:
+        _loaded["colour"] = available() and _load(_warm_colour)
+    return _loaded["colour"]
+
+
+AnySearch = Union["Search", "ColourSearch"]
+
+
+def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
+    """The compiled search for ``puzzle`` from ``board``: :class:`Search` in black and
+    white, :class:`.colour.ColourSearch` in colour (its code loaded: :func:`ready`)."""
+    if puzzle.palette.black_and_white:
+        return Search(puzzle, board)
+    from .colour import ColourSearch
+
+    return ColourSearch(puzzle, board)
 
 
 #: puzzles up to this many cells are left to the Python logic and the SAT solver in a
@@ -179,15 +207,35 @@ def loaded() -> bool:
 
 
 def warm() -> None:
-    """Load the compiled code now (:func:`available`), so that a process that forks one
-    child per puzzle does it once."""
-    available()
+    """Load the compiled code now, black and white and colour (:func:`available`,
+    :func:`ready`), so that a process that forks one child per puzzle does it once."""
+    if available():
+        ready(_colour_warm())
 
 
 def _warm() -> None:
     """Call every entry point a search uses, since each loads (or compiles) on its first
     call (about 10 ms each from the cache, in every forked child if not done before)."""
     s = Search(Puzzle(rows=((1,),), columns=((1,),)))
+    s.lines_only()
+    for _ in s.solutions(limit=None):
+        pass
+
+
+def _colour_warm() -> Puzzle:
+    """A puzzle of two colours and one solution, for loading the colour search."""
+    from ...model.puzzle import BLACK_AND_WHITE, Colour, Palette
+
+    palette = Palette(BLACK_AND_WHITE.colours + (Colour("red", "r", "ff0000"),))
+    return Puzzle(rows=(((1, "black"), (1, "red")),), columns=(((1, "black"),), ((1, "red"),)),
+                  palette=palette)
+
+
+def _warm_colour() -> None:
+    """:func:`_warm` for the colour search."""
+    from .colour import ColourSearch
+
+    s = ColourSearch(_colour_warm())
     s.lines_only()
     for _ in s.solutions(limit=None):
         pass

@@ -1,0 +1,426 @@
+"""Compiled line logic and search for colour puzzles: the colour line solver, propagation,
+probing to a fixpoint and a depth-first search that probes at every node, in machine code
+through Numba — :mod:`.kernel`'s method with a cell's colours for its two values.
+
+A grid is an ``int64`` array of ``height × width`` cells, row by row, each the set of
+colours it may still take: bit 0 the background, bit c block colour c (so up to 62 block
+colours; a cell of one bit is decided, 0 is a contradiction). Clues are two flat arrays
+(block lengths, block colours) with each line's start and length, rows first, then columns.
+
+The line solver is the dynamic programme over (blocks placed, cells used) of the Python
+colour solver (:func:`satnono.logic.line.narrow_colour`) in O(n·k): reachable forwards and
+backwards, where two blocks of the same colour need a background cell between them and
+blocks of different colours may touch; each cell keeps the colours some placement
+consistent with the line gives it. Probing tries each colour a cell may take, rules out
+those whose propagation contradicts, and narrows every cell that all surviving branches
+changed to what they left it (the union of their colours there), as the Python probe does.
+
+The search is resumable as :func:`.kernel.search` is: its stack of grids, each level's
+branch cell and the colours tried there live in arrays the caller keeps, and
+:func:`search` returns after each solution and after a slice of work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+# the search's answers and the counters in ``work`` are the black-and-white search's
+from .kernel import COST as COST
+from .kernel import DEPTH as DEPTH
+from .kernel import DONE as DONE
+from .kernel import FOUND as FOUND
+from .kernel import GROW as GROW
+from .kernel import LINES as LINES
+from .kernel import NODES as NODES
+from .kernel import ROOT as ROOT
+from .kernel import SLICE as SLICE
+
+# the search's ``state``, by name: the level; its phase (NEW a node to propagate, PROBING
+# its probing under way, BRANCH the next colour of its branch cell to try, BACK back to
+# the level above); where probing is (the next cell, and how many cells in a row changed
+# nothing); the stamp probing marks cells with
+LEVEL, PHASE, PROBE_CELL, PROBE_QUIET, TICK = range(5)
+NEW, PROBING, BRANCH, BACK = 1, 2, 3, 4
+# the scratch arrays of :func:`scratch`, by name
+(FW, BW, RUN, DIFF, OUT, QUEUE, QUEUED, QSTATE, TRAIL_CELL, TRAIL_OLD, TRAIL_LEN, COUNT,
+ UNION, STAMP, SEEN) = range(15)
+
+
+def scratch(height: int, width: int, counts: Any, colours: int) -> tuple[Any, ...]:
+    """The work arrays of a search (allocated once per puzzle)."""
+    n = max(height, width)
+    k = int(counts.max()) if len(counts) else 0
+    cells = height * width
+    lines = height + width
+    return (np.zeros((k + 2, n + 2), np.bool_), np.zeros((k + 2, n + 2), np.bool_),
+            np.zeros((colours + 1, n + 1), np.int64), np.zeros(n + 2, np.int64),
+            np.zeros(n + 1, np.int64), np.zeros(lines, np.int64), np.zeros(lines, np.bool_),
+            np.zeros(2, np.int64), np.zeros(cells * (colours + 2), np.int64),
+            np.zeros(cells * (colours + 2), np.int64), np.zeros(1, np.int64),
+            np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
+            np.zeros(cells, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _line(g: Any, line: int, height: int, width: int, sizes: Any, cols: Any, starts: Any,
+          counts: Any, colours: int, tmp: Any) -> int:
+    """Narrow ``line``'s cells into ``tmp[OUT]``; returns the line's length, or -1 when no
+    placement of its blocks fits what its cells may take."""
+    fw, bw, run, diff, out = tmp[FW], tmp[BW], tmp[RUN], tmp[DIFF], tmp[OUT]
+    if line < height:
+        n, base, step = width, line * width, 1
+    else:
+        n, base, step = height, line - height, width
+    k = counts[line]
+    s0 = starts[line]
+    used = 0
+    for j in range(k):
+        used |= 1 << cols[s0 + j]
+    for c in range(1, colours + 1):  # run[c, p]: cells from p on that may take c
+        if used >> c & 1:
+            r = 0
+            run[c, n] = 0
+            for p in range(n - 1, -1, -1):
+                if g[base + p * step] >> c & 1:
+                    r += 1
+                else:
+                    r = 0
+                run[c, p] = r
+    # fw[j, p]: blocks 0..j-1 fit in cells [0, p), the rest of those cells background
+    fw[0, 0] = True
+    for p in range(1, n + 1):
+        fw[0, p] = fw[0, p - 1] and g[base + (p - 1) * step] & 1 != 0
+    for j in range(1, k + 1):
+        size, c = sizes[s0 + j - 1], cols[s0 + j - 1]
+        same = j >= 2 and cols[s0 + j - 2] == c  # block j-2 may not touch block j-1
+        fw[j, 0] = False
+        for p in range(1, n + 1):
+            ok = fw[j, p - 1] and g[base + (p - 1) * step] & 1 != 0
+            if not ok and p >= size and run[c, p - size] >= size:
+                q = p - size  # block j-1 starts at q
+                if same:
+                    ok = q >= 1 and g[base + (q - 1) * step] & 1 != 0 and fw[j - 1, q - 1]
+                else:
+                    ok = fw[j - 1, q]
+            fw[j, p] = ok
+    if not fw[k, n]:
+        return -1
+    # bw[j, p]: blocks j..k-1 fit in cells [p, n), the rest of those cells background
+    bw[k, n] = True
+    for p in range(n - 1, -1, -1):
+        bw[k, p] = bw[k, p + 1] and g[base + p * step] & 1 != 0
+    for j in range(k - 1, -1, -1):
+        size, c = sizes[s0 + j], cols[s0 + j]
+        same = j + 1 < k and cols[s0 + j + 1] == c
+        bw[j, n] = False
+        for p in range(n - 1, -1, -1):
+            ok = bw[j, p + 1] and g[base + p * step] & 1 != 0
+            if not ok and p + size <= n and run[c, p] >= size:
+                e = p + size  # block j ends before e
+                if same:
+                    ok = e < n and g[base + e * step] & 1 != 0 and bw[j + 1, e + 1]
+                else:
+                    ok = bw[j + 1, e]
+            bw[j, p] = ok
+    for p in range(n):
+        out[p] = 0
+        if g[base + p * step] & 1:
+            for j in range(k + 1):
+                if fw[j, p] and bw[j, p + 1]:
+                    out[p] = 1
+                    break
+    for j in range(k):
+        size, c = sizes[s0 + j], cols[s0 + j]
+        before = j >= 1 and cols[s0 + j - 1] == c
+        after = j + 1 < k and cols[s0 + j + 1] == c
+        for p in range(n + 1):
+            diff[p] = 0
+        for p in range(n - size + 1):
+            if run[c, p] < size:
+                continue
+            if before:
+                left = p >= 1 and g[base + (p - 1) * step] & 1 != 0 and fw[j, p - 1]
+            else:
+                left = fw[j, p]
+            if not left:
+                continue
+            e = p + size
+            if after:
+                right = e < n and g[base + e * step] & 1 != 0 and bw[j + 1, e + 1]
+            else:
+                right = bw[j + 1, e]
+            if right:
+                diff[p] += 1
+                diff[e] -= 1
+        a = 0
+        bit = 1 << c
+        for p in range(n):
+            a += diff[p]
+            if a > 0:
+                out[p] |= bit
+    return n
+
+
+@njit(cache=True, nogil=True)
+def narrow(g: Any, line: int, height: int, width: int, sizes: Any, cols: Any, starts: Any,
+           counts: Any, colours: int, tmp: Any) -> Any:
+    """One line solved on its own (for tests): its cells' new colour sets, or an empty
+    array for a contradiction."""
+    n = _line(g, line, height, width, sizes, cols, starts, counts, colours, tmp)
+    if n < 0:
+        return np.zeros(0, np.int64)
+    return tmp[OUT][:n].copy()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(line: int, tmp: Any) -> None:
+    queue, queued, qs = tmp[QUEUE], tmp[QUEUED], tmp[QSTATE]
+    if not queued[line]:
+        queued[line] = True
+        lines = queue.shape[0]
+        queue[(qs[0] + qs[1]) % lines] = line
+        qs[1] += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_cell(cell: int, height: int, width: int, tmp: Any) -> None:
+    _push(cell // width, tmp)
+    _push(height + cell % width, tmp)
+
+
+@njit(cache=True, nogil=True)
+def _clear(tmp: Any) -> None:
+    queue, queued, qs = tmp[QUEUE], tmp[QUEUED], tmp[QSTATE]
+    lines = queue.shape[0]
+    while qs[1] > 0:
+        queued[queue[qs[0]]] = False
+        qs[0] = (qs[0] + 1) % lines
+        qs[1] -= 1
+
+
+@njit(cache=True, nogil=True)
+def propagate(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any,
+              counts: Any, colours: int, work: Any, tmp: Any) -> bool:
+    """Solve the queued lines until none is left (False: a contradiction, the queue
+    emptied); every cell changed goes on the trail with what it was."""
+    queue, queued, qs, out = tmp[QUEUE], tmp[QUEUED], tmp[QSTATE], tmp[OUT]
+    tc, to, tl = tmp[TRAIL_CELL], tmp[TRAIL_OLD], tmp[TRAIL_LEN]
+    lines = queue.shape[0]
+    while qs[1] > 0:
+        line = queue[qs[0]]
+        qs[0] = (qs[0] + 1) % lines
+        qs[1] -= 1
+        queued[line] = False
+        n = _line(g, line, height, width, sizes, cols, starts, counts, colours, tmp)
+        work[LINES] += 1
+        k = counts[line]
+        if n < 0:
+            work[COST] += (height if line >= height else width) * (k + 1)
+            _clear(tmp)
+            return False
+        work[COST] += n * (k + 1)
+        if line < height:
+            base, step = line * width, 1
+        else:
+            base, step = line - height, width
+        for p in range(n):
+            cell = base + p * step
+            if out[p] != g[cell]:
+                tc[tl[0]] = cell
+                to[tl[0]] = g[cell]
+                tl[0] += 1
+                g[cell] = out[p]
+                if line < height:
+                    _push(height + p, tmp)
+                else:
+                    _push(p, tmp)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def settle_lines(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any,
+                 counts: Any, colours: int, work: Any, tmp: Any) -> bool:
+    """Line logic over every line to a fixpoint."""
+    for line in range(height + width):
+        _push(line, tmp)
+    tmp[TRAIL_LEN][0] = 0
+    return propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
+
+
+@njit(cache=True, nogil=True)
+def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, counts: Any,
+          colours: int, work: Any, tmp: Any, state: Any, score: Any, end: int) -> int:
+    """Probe the open cells of ``g`` (a fixpoint of line logic) in turn until a whole round
+    of them changes nothing: 1 then, 0 for a contradiction, 2 when ``end`` work is reached
+    first (``state`` says where to go on from). ``score[c]`` is the product over the
+    colours of cell c of one more than the cells their branch decided."""
+    cells = height * width
+    tc, to, tl = tmp[TRAIL_CELL], tmp[TRAIL_OLD], tmp[TRAIL_LEN]
+    count, union, stamp, seen = tmp[COUNT], tmp[UNION], tmp[STAMP], tmp[SEEN]
+    while state[PROBE_QUIET] < cells:
+        if work[COST] >= end:
+            return 2
+        c = state[PROBE_CELL]
+        state[PROBE_CELL] = c + 1 if c + 1 < cells else 0
+        m = g[c]
+        if m & (m - 1) == 0:
+            state[PROBE_QUIET] += 1
+            continue
+        branches = 0
+        touched = 0
+        product = 1.0
+        bits = m
+        while bits:
+            b = bits & -bits
+            bits ^= b
+            tl[0] = 0
+            tc[0] = c
+            to[0] = m
+            tl[0] = 1
+            g[c] = b
+            _push_cell(c, height, width, tmp)
+            ok = propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
+            state[TICK] += 1
+            tick = state[TICK]
+            if ok:
+                branches += 1
+                gain = 0
+                for i in range(tl[0]):
+                    cell = tc[i]
+                    if stamp[cell] == tick:
+                        continue
+                    stamp[cell] = tick
+                    v = g[cell]
+                    if v & (v - 1) == 0:
+                        gain += 1
+                    if branches == 1:
+                        count[cell] = 1
+                        union[cell] = v
+                        seen[touched] = cell
+                        touched += 1
+                    elif count[cell] == branches - 1:
+                        count[cell] = branches
+                        union[cell] |= v
+                product *= 1.0 + gain
+            for i in range(tl[0] - 1, -1, -1):  # undo, last change first
+                g[tc[i]] = to[i]
+            tl[0] = 0
+        if branches == 0:
+            return 0
+        changed = False
+        for i in range(touched):
+            cell = seen[i]
+            if count[cell] == branches and union[cell] != g[cell]:
+                g[cell] = union[cell]
+                _push_cell(cell, height, width, tmp)
+                changed = True
+            count[cell] = 0
+        if changed:
+            tl[0] = 0
+            if not propagate(g, height, width, sizes, cols, starts, counts, colours, work,
+                             tmp):
+                return 0
+            state[PROBE_QUIET] = 0
+        else:
+            score[c] = product
+            state[PROBE_QUIET] += 1
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: int,
+           sizes: Any, cols: Any, starts: Any, counts: Any, colours: int, work: Any,
+           tmp: Any, score: Any, solution: Any, end: int) -> int:
+    """Go on with the search until a solution (FOUND, in ``solution``), the end of the tree
+    (DONE), ``end`` work (SLICE) or a full stack (GROW). Every node is propagated and
+    probed to a fixpoint and branches on its best-scored open cell, a block colour before
+    the background. The root's settling ends a slice of its own, so that the caller can
+    stop there (``work[ROOT]``: 1 consistent, 2 a contradiction)."""
+    cells = height * width
+    while True:
+        level = state[LEVEL]
+        phase = state[PHASE]
+        if level < 0:
+            return DONE
+        if phase == NEW:
+            g = stack[level]
+            tmp[TRAIL_LEN][0] = 0
+            if level == 0:
+                for line in range(height + width):
+                    _push(line, tmp)
+            else:
+                _push_cell(branch[level - 1], height, width, tmp)
+            work[NODES] += 1
+            if level > work[DEPTH]:
+                work[DEPTH] = level
+            if propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp):
+                state[PHASE] = PROBING
+                state[PROBE_CELL] = 0
+                state[PROBE_QUIET] = 0
+            else:
+                state[PHASE] = BACK
+                if level == 0:
+                    work[ROOT] = 2
+                    return SLICE
+            continue
+        if phase == PROBING:
+            g = stack[level]
+            r = probe(g, height, width, sizes, cols, starts, counts, colours, work, tmp,
+                      state, score, end)
+            if r == 2:
+                return SLICE
+            if r == 0:
+                state[PHASE] = BACK
+                if level == 0:
+                    work[ROOT] = 2
+                    return SLICE
+                continue
+            best = -1
+            top = -1.0
+            for c in range(cells):
+                m = g[c]
+                if m & (m - 1) != 0 and score[c] > top:
+                    top = score[c]
+                    best = c
+            if best < 0:
+                solution[:] = g
+                state[PHASE] = BACK
+                if level == 0:
+                    work[ROOT] = 1
+                return FOUND
+            branch[level] = best
+            tried[level] = 0
+            state[PHASE] = BRANCH
+            if level == 0:
+                work[ROOT] = 1
+                return SLICE
+            continue
+        if phase == BACK:
+            if level == 0:
+                state[LEVEL] = -1
+                return DONE
+            state[LEVEL] = level - 1
+            state[PHASE] = BRANCH
+            continue
+        # BRANCH: the next colour of the branch cell
+        if work[COST] >= end:
+            return SLICE
+        c = branch[level]
+        left = stack[level][c] & ~tried[level]
+        if left == 0:
+            state[PHASE] = BACK
+            continue
+        b = np.int64(1)  # the highest colour first
+        while b * 2 <= left:
+            b *= 2
+        tried[level] |= b
+        if level + 1 >= stack.shape[0]:
+            tried[level] ^= b
+            return GROW
+        stack[level + 1][:] = stack[level]
+        stack[level + 1][c] = b
+        state[LEVEL] = level + 1
+        state[PHASE] = NEW

@@ -1,0 +1,179 @@
+"""The compiled colour logic against brute force: its line solver, its root (line logic and
+probing) against the Python logic's, and its search's solution sets, budgets and stack."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from satnono.logic.compiled import colour_kernel as ck
+from satnono.logic.compiled.colour import ColourSearch, _board, _grid
+from satnono.logic.context import Context
+from satnono.logic.line import narrow_colour
+from satnono.logic.presolve import presolve
+from satnono.model.puzzle import Block, Puzzle, colour_runs, puzzle_from_colours
+
+from .conftest import (
+    brute_colour_solutions,
+    colour_placements,
+    examples,
+    random_colour_grid,
+)
+from .test_colour import mismatched, palette, wide_palette
+
+
+def _kernel_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The kernel's colour line solver on one row of n cells: per colour, the cells that
+    may take it (as ``narrow_colour`` answers), or None for a contradiction."""
+    colours = len(may) - 1
+    counts = np.array([len(blocks)] + [0] * n, np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    sizes = np.array([b for b, _ in blocks] or [0], np.int64)
+    cols = np.array([c for _, c in blocks] or [1], np.int64)
+    g = np.array([sum(1 << k for k in range(colours + 1) if may[k] >> p & 1)
+                  for p in range(n)], np.int64)
+    tmp = ck.scratch(1, n, counts, colours)
+    # garbage in the scratch arrays: only what the solver writes may count
+    tmp[ck.RUN][:] = 7
+    tmp[ck.FW][:] = True
+    tmp[ck.BW][:] = True
+    out = ck.narrow(g, 0, 1, n, sizes, cols, starts, counts, colours, tmp)
+    if len(out) == 0:
+        return None
+    return tuple(sum(1 << p for p in range(n) if out[p] >> k & 1) for k in range(colours + 1))
+
+
+def _brute_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None:
+    out = [0] * len(may)
+    any_fits = False
+    for line in colour_placements(blocks, n):
+        if all(may[v] >> p & 1 for p, v in enumerate(line)):
+            any_fits = True
+            for p, v in enumerate(line):
+                out[v] |= 1 << p
+    return tuple(out) if any_fits else None
+
+
+def _line_case(rng: random.Random, max_n: int):
+    n = rng.randint(1, max_n)
+    colours = rng.randint(1, 4)
+    line = [rng.randint(1, colours) if rng.random() < 0.6 else 0 for _ in range(n)]
+    blocks = colour_runs(line) if rng.random() < 0.85 else tuple(
+        (rng.randint(1, 4), rng.randint(1, colours)) for _ in range(rng.randint(0, 3)))
+    full = (1 << n) - 1
+    may = []
+    for k in range(colours + 1):
+        own = sum(1 << i for i, v in enumerate(line) if v == k)
+        out = rng.getrandbits(n) & rng.getrandbits(n)
+        if rng.random() < 0.8:
+            out &= ~own
+        may.append(full & ~out)
+    return tuple(blocks), n, tuple(may)
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_colour_line_solver_equals_brute_force(seed):
+    blocks, n, may = _line_case(random.Random(seed), 12)
+    assert _kernel_line(blocks, n, may) == _brute_line(blocks, n, may)
+
+
+@pytest.mark.parametrize("n", [1, 20, 63, 64, 99, 200])
+def test_the_colour_line_solver_agrees_with_the_python_one_on_long_lines(n):
+    """Past brute force's reach, against the Python colour solver (itself held to brute
+    force in test_colour.py)."""
+    rng = random.Random(n)
+    for _ in range(examples(300)):
+        blocks, n2, may = _line_case(rng, n)
+        if any(not any(m >> p & 1 for m in may) for p in range(n2)):
+            continue  # an empty cell: the Python solver is never asked that
+        assert _kernel_line(blocks, n2, may) == narrow_colour(blocks, n2, may), (blocks, n2)
+
+
+def _solutions(puzzle: Puzzle, limit: int | None = None, budget: int | None = None
+               ) -> tuple[list[tuple[str, ...]], bool]:
+    s = ColourSearch(puzzle)
+    chars = puzzle.palette.chars
+    got = [tuple(sol.strings(chars=chars)) for sol in s.solutions(limit, budget)]
+    return got, s.done
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(2, 3), st.floats(0.3, 0.9),
+       st.integers(0, 2**32), st.sampled_from([None, 1, 2, 3]))
+def test_the_search_gives_exactly_the_solutions(w, h, colours, density, seed, limit):
+    grid = random_colour_grid(random.Random(seed), w, h, colours, density)
+    p = puzzle_from_colours(grid, palette(colours))
+    truth = brute_colour_solutions(p)
+    got, done = _solutions(p, limit)
+    assert len(got) == len(set(got)), "a solution given twice"
+    assert set(got) <= truth
+    assert len(got) == (len(truth) if limit is None else min(limit, len(truth)))
+    if limit is None:
+        assert done
+
+
+def test_clues_nothing_fits_have_no_solution_and_no_root():
+    rng = random.Random(26)
+    seen = 0
+    for _ in range(60):
+        p = mismatched(rng, rng.randint(2, 5), rng.randint(2, 5), rng.randint(2, 3))
+        truth = brute_colour_solutions(p)
+        got, done = _solutions(p)
+        assert set(got) == truth and done
+        if not truth:
+            s = ColourSearch(p)
+            s.root_only()
+            seen += s.root() is None or not list(s.solutions(None))
+    assert seen > 5  # the case was met
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_root_is_the_python_logics_board(seed):
+    """Line logic and probing to a fixpoint reach one board whatever the order
+    (satnono.logic.probe), so the compiled root is the Python presolve's, cell for cell."""
+    rng = random.Random(300 + seed)
+    w, h = rng.randint(5, 20), rng.randint(5, 20)
+    colours = rng.choice([2, 3, 5])
+    grid = random_colour_grid(rng, w, h, colours, rng.choice([0.3, 0.5, 0.7]))
+    p = puzzle_from_colours(grid, wide_palette(colours) if colours > 3 else palette(colours))
+    want = presolve(Context(p), compiled=False)
+    s = ColourSearch(p)
+    s.lines_only()
+    s.root_only()
+    got = s.root()
+    assert want.board is not None and got is not None
+    assert got.may == want.board.may
+    assert _board(_grid(got), w, h, colours) == got  # the conversion round trip
+
+
+def test_the_search_resumes_after_its_budget_and_loses_nothing():
+    grid = random_colour_grid(random.Random(6), 6, 6, 2, 0.3)
+    p = puzzle_from_colours(grid, palette(2))
+    truth = brute_colour_solutions(p)
+    assert len(truth) > 10  # the case is one of many solutions
+    s = ColourSearch(p)
+    got: list[tuple[str, ...]] = []
+    budget = 0
+    while not s.done:
+        budget += 50  # a few line solves at a time
+        got += [tuple(sol.strings(chars=p.palette.chars)) for sol in s.solutions(None, budget)]
+    assert sorted(got) == sorted(truth)
+
+
+def test_a_deep_search_grows_its_stack():
+    """One red cell in every row and column of 70: the search goes 69 levels deep past the
+    stack's first 64, and the first solutions come."""
+    red = ((Block(1, "red"),),) * 70
+    p = Puzzle(red, red, palette=palette(2))
+    s = ColourSearch(p)
+    sols = list(s.solutions(3))
+    assert len(set(sols)) == 3
+    assert s.levels() > 64
+    for sol in sols:
+        assert sorted(sum(sol.colour(r, c) == 2 for c in range(70)) for r in range(70)) \
+            == [1] * 70
