@@ -76,7 +76,10 @@ def main() -> None:
     ap.add_argument("--mode", default="validate")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=60.0)
+    ap.add_argument("--detail", type=Path, metavar="FILE.csv",
+                    help="also write each puzzle's two median times and verdicts here")
     args = ap.parse_args()
+    detail: list[dict[str, object]] = []
     work = Path(tempfile.mkdtemp(prefix="satnono-compare-"))
     trees = {}
     try:
@@ -106,12 +109,22 @@ def main() -> None:
                      for side in runs}
             ratios = [med["after"][p] / max(med["before"][p], 1e-6) for p in med["before"]]
             same = verdicts["before"] == verdicts["after"]
+            detail += [{"suite": spec, "puzzle": p, "before": med["before"][p],
+                        "after": med["after"][p],
+                        "ratio": round(med["after"][p] / max(med["before"][p], 1e-6), 3),
+                        "verdict before": verdicts["before"][p],
+                        "verdict after": verdicts["after"].get(p, "")} for p in med["before"]]
             print(f"| {spec} | {n} | {total['before']:.2f} | {total['after']:.2f} | "
                   f"{total['after'] / total['before']:.3f} | "
                   f"{statistics.median(med['before'].values()):.3f} | "
                   f"{statistics.median(med['after'].values()):.3f} | "
                   f"{statistics.median(ratios):.3f} | "
                   f"{'the same' if same else 'DIFFER'} |", flush=True)
+        if args.detail and detail:
+            with args.detail.open("w", newline="") as f:
+                out = csv.DictWriter(f, fieldnames=list(detail[0]))
+                out.writeheader()
+                out.writerows(detail)
     finally:
         for tree in trees.values():
             if tree != ROOT:
