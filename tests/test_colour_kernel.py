@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from satnono import solve
 from satnono.logic.compiled import colour_kernel as ck
+from satnono.logic.compiled import warm
 from satnono.logic.compiled.colour import ColourSearch, _board, _grid
 from satnono.logic.context import Context
 from satnono.logic.line import narrow_colour
@@ -177,3 +179,40 @@ def test_a_deep_search_grows_its_stack():
     for sol in sols:
         assert sorted(sum(sol.colour(r, c) == 2 for c in range(70)) for r in range(70)) \
             == [1] * 70
+
+
+def _part_way(p: Puzzle) -> tuple[list[int], int]:
+    """Two budgets a third and two thirds into the compiled search's work past its root,
+    and how many of its solutions the first of them lets it find."""
+    s = ColourSearch(p)
+    s.root_only()
+    root = s.cost
+    list(s.solutions(None))
+    budgets = [root + (s.cost - root) // 3, root + 2 * (s.cost - root) // 3]
+    return budgets, len(list(ColourSearch(p).solutions(None, budgets[0])))
+
+
+def test_the_sat_backend_gives_the_same_colour_solutions_whatever_the_search_budget():
+    """Budget 0: straight to the CNF; a third and two thirds of the search's work: it
+    stops part way and CaDiCaL gets the rest with what it found ruled out; a large budget:
+    the search alone. The solution sets are the native solver's, each solution once."""
+    warm()  # as batch and bench do: the root is probed in compiled code, its search kept
+    rng = random.Random(8)
+    red = ((Block(1, "red"),),) * 5
+    puzzles = [Puzzle(red, red, palette=palette(2)),  # 120 solutions
+               mismatched(random.Random(3), 4, 4, 2)]
+    puzzles += [puzzle_from_colours(random_colour_grid(rng, 7, 6, c, 0.35), palette(c))
+                for c in (2, 3, 2, 3)]
+    handed_over = 0
+    for p in puzzles:
+        want = {s for s in solve(p, "native", limit=None)}
+        budgets, before = _part_way(p)
+        handed_over += 0 < before < len(want)
+        for budget in [0, *budgets, 10**9]:
+            got = list(solve(p, "sat", limit=None, budget=budget))
+            assert len(got) == len(set(got)) and set(got) == want
+            for limit in (1, 2):
+                part = list(solve(p, "sat", limit=limit, budget=budget))
+                assert len(part) == len(set(part)) == min(limit, len(want))
+                assert set(part) <= want
+    assert handed_over >= 2  # the search found some solutions, CaDiCaL the others

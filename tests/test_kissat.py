@@ -14,11 +14,18 @@ from satnono import solve
 from satnono.backends import kissat, sat
 from satnono.backends.sat import swapped
 from satnono.errors import SearchTimeout, SolverFailed
-from satnono.model.puzzle import Puzzle, is_solution, puzzle_from_picture
+from satnono.model.puzzle import (
+    Block,
+    Palette,
+    Puzzle,
+    is_solution,
+    puzzle_from_colours,
+    puzzle_from_picture,
+)
 from satnono.model.solution import Solution
 from satnono.runtime.deadline import NO_DEADLINE, Deadline
 
-from .conftest import examples, random_picture
+from .conftest import RGB_PALETTE, examples, random_colour_grid, random_picture
 
 needs_kissat = pytest.mark.skipif(kissat.program() is None,
                                   reason="no kissat here (passagemath-kissat has no wheel)")
@@ -40,7 +47,16 @@ def _puzzles() -> list[Puzzle]:
            Puzzle(rows=((1,), (1,)), columns=((1,), (1,))),  # two, one swap apart
            Puzzle(rows=((2,), (1,)), columns=((2,), (1,)))]  # one
     out += [puzzle_from_picture(random_picture(rng, 8, 8, d)) for d in (0.3, 0.5, 0.7) * 3]
+    # colour: the first solution's colours are where CaDiCaL looks for the next (no swap)
+    red = ((Block(1, "red"),),) * 4
+    out += [Puzzle(red, red, palette=_palette(2)),  # 24 solutions
+            puzzle_from_colours(random_colour_grid(rng, 6, 6, 3, 0.4), _palette(3)),
+            puzzle_from_colours(random_colour_grid(rng, 7, 6, 2, 0.3), _palette(2))]
     return out
+
+
+def _palette(colours: int) -> Palette:
+    return Palette(RGB_PALETTE.colours[:colours + 1])
 
 
 @needs_kissat

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import decode_solution, residual
 from ..errors import SearchTimeout
+from ..logic.board import Board
 from ..logic.compiled import cold, ready
 from ..logic.context import Context
 from ..logic.presolve import Presolved
+from ..model.grid import ROW
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..model.verdict import LineCode
@@ -47,10 +49,11 @@ BUDGET = 100_000_000
 #: puzzle open, which is every puzzle the compiled search hands over
 #: (benchmarks/results/NOTES.md)
 CODE = LineCode.ORDER
-#: open cells past which Kissat looks for the first solution: on fewer (every tournament
-#: 25×25), starting a second program and loading the CNF twice cost more than Kissat saves
-#: (tcga2015, every tenth puzzle: 7.80 s with CaDiCaL alone, 8.56 s with Kissat first; the
-#: 40×40s 237.7 → 222.5 s, the 50×50s 175.3 → 36.6 s; benchmarks/results/NOTES.md)
+#: open cells (in colour, cell colours: :func:`_choices`) past which Kissat looks for the
+#: first solution: on fewer (every tournament 25×25), starting a second program and loading
+#: the CNF twice cost more than Kissat saves (tcga2015, every tenth puzzle: 7.80 s with
+#: CaDiCaL alone, 8.56 s with Kissat first; the 40×40s 237.7 → 222.5 s, the 50×50s 175.3 →
+#: 36.6 s; the colour suite's sparse 30×30s and 45×45s: benchmarks/results/NOTES.md)
 KISSAT_CELLS = 1024
 #: the compiled search's budget where Kissat takes over after it (past KISSAT_CELLS open
 #: cells): on the 40×40s the search spent the whole of BUDGET, about 2.5 s, before it
@@ -77,7 +80,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     found: list[Solution] = []
     # the open cells the CNF stage will have: the root's (the search's solutions are blocked,
     # not fixed)
-    by_kissat = start.board is not None and _kissat_first(ctx, start.board.unknown(), workers,
+    by_kissat = start.board is not None and _kissat_first(ctx, _choices(start.board), workers,
                                                           settings, solver)
     if budget is None:
         budget = LARGE_BUDGET if by_kissat else BUDGET
@@ -115,11 +118,12 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         yield found[-1]
         # a second solution one 2×2 swap away costs nothing to find (nonosolve's trick);
         # else CaDiCaL looks beside the first (its phases), where the next one usually is
-        other = swapped(ctx.puzzle, found[0]) if limit != 1 else None
+        bw = ctx.puzzle.palette.black_and_white
+        other = swapped(ctx.puzzle, found[0]) if limit != 1 and bw else None
         if other is not None:
             found.append(other)
             yield other
-        phases = [v if found[0].filled(r, c) else -v for (r, c), v in enc.cells.items()]
+        phases = _phases(enc, found[0])
     else:
         phases = None
     for sol in found:  # already given: rule them out
@@ -131,13 +135,35 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         yield decode_solution(enc, true)
 
 
-def _kissat_first(ctx: Context, open_cells: int, workers: int, settings: Any,
+def _kissat_first(ctx: Context, choices: int, workers: int, settings: Any,
                   solver: str) -> bool:
     """Whether Kissat looks for the first solution of the CNF stage: one search, the
-    default solver, black and white, past :data:`KISSAT_CELLS` open cells, Kissat there."""
+    default solver, past :data:`KISSAT_CELLS` open choices (:func:`_choices`), Kissat
+    there."""
     return workers == 1 and settings is None and solver == DEFAULT_SOLVER \
-        and ctx.puzzle.palette.black_and_white and open_cells > KISSAT_CELLS \
-        and kissat.program() is not None
+        and choices > KISSAT_CELLS and kissat.program() is not None
+
+
+def _choices(board: Board) -> int:
+    """The open cells, in colour each counted once per colour it may still take: the
+    CNF's cell variables (a 30×30 in three colours that logic leaves open has about 2,300,
+    as hard for CaDiCaL as a black-and-white 50×50).
+
+    >>> _choices(Board(2, 1)), _choices(Board(2, 1, colours=3))
+    (2, 8)
+    """
+    if board.colours == 1:
+        return board.unknown()
+    rows = board.may[ROW]
+    return sum(sum(layer[r] >> c & 1 for layer in rows) for r, c in board.unknown_cells())
+
+
+def _phases(enc: Encoding, sol: Solution) -> list[int]:
+    """The cell variables' literals in ``sol``: where CaDiCaL starts looking for the next
+    solution."""
+    if enc.board.colours == 1:
+        return [v if sol.filled(r, c) else -v for (r, c), v in enc.cells.items()]
+    return [v if sol.colour(r, c) == colour else -v for (r, c, colour), v in enc.cells.items()]
 
 
 def swapped(puzzle: Puzzle, sol: Solution) -> Solution | None:
@@ -209,7 +235,7 @@ def _moves(line: list[bool]) -> Iterator[tuple[int, int]]:
 
 def _blocking(enc: Encoding, sol: Solution) -> list[int]:
     """The clause that rules ``sol`` out."""
-    return [-v if sol.filled(r, c) else v for (r, c), v in enc.cells.items()]
+    return [-lit for lit in _phases(enc, sol)]
 
 
 def _cnf_for_a_moment(enc: Encoding, ctx: Context, limit: int | None, solver: str,
