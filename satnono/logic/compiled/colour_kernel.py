@@ -96,7 +96,7 @@ def _forward64(sizes: Any, cols: Any, s0: int, k: int, step: int, n: int, may: A
         else:
             seeds = (ends & can_empty) << one
             ready = ((blockers - (seeds & can_empty)) ^ blockers) | seeds
-    return (free[k] >> uint64(n)) & one != 0
+    return bool((free[k] >> uint64(n)) & one != 0)
 
 
 @njit(cache=True, nogil=True)
