@@ -178,3 +178,34 @@ def run_python(code: str, *args: str, env: dict | None = None, cwd=None,
     ``env``), its output captured as text."""
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           timeout=timeout, cwd=cwd, env={**os.environ, **(env or {})})
+
+
+def search_budgets_agree(puzzles, make_search, reference: str) -> None:
+    """The sat backend's solutions whatever the compiled search's budget: 0 (straight to
+    the CNF), a third and two thirds into the search's own work past its root (it stops part
+    way and the CNF gets the rest, with what it found ruled out), and more than it needs:
+    each solution once, the set ``reference``'s; and some puzzle was handed over part way
+    with solutions found. ``make_search`` builds the compiled search of a puzzle."""
+    from satnono import solve
+    from satnono.logic.compiled import warm
+
+    warm()  # as batch and bench do: the root is probed in compiled code, its search kept
+    handed_over = 0
+    for p in puzzles:
+        want = set(solve(p, reference, limit=None, **({"budget": 0} if reference == "sat"
+                                                      else {})))
+        s = make_search(p)
+        s.root_only()
+        root = s.cost
+        list(s.solutions(None))
+        budgets = [root + (s.cost - root) // 3, root + 2 * (s.cost - root) // 3]
+        before = len(list(make_search(p).solutions(None, budgets[0])))
+        handed_over += 0 < before < len(want)
+        for budget in [0, *budgets, 10**9]:
+            got = list(solve(p, "sat", limit=None, budget=budget))
+            assert len(got) == len(set(got)) and set(got) == want
+            for limit in (1, 2):
+                part = list(solve(p, "sat", limit=limit, budget=budget))
+                assert len(part) == len(set(part)) == min(limit, len(want))
+                assert set(part) <= want
+    assert handed_over >= 2  # the search found some solutions, the CNF the others

@@ -10,22 +10,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono import solve
 from satnono.logic.compiled import colour_kernel as ck
-from satnono.logic.compiled import warm
 from satnono.logic.compiled.colour import ColourSearch, _board, _grid
 from satnono.logic.context import Context
 from satnono.logic.line import narrow_colour
 from satnono.logic.presolve import presolve
-from satnono.model.puzzle import Block, Puzzle, colour_runs, puzzle_from_colours
+from satnono.model.puzzle import Block, Puzzle, puzzle_from_colours
 
 from .conftest import (
     brute_colour_solutions,
     colour_placements,
     examples,
     random_colour_grid,
+    search_budgets_agree,
 )
-from .test_colour import mismatched, palette, wide_palette
+from .test_colour import _colour_line_case, mismatched, palette, wide_palette
 
 
 def _kernel_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -61,20 +60,9 @@ def _brute_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None:
 
 
 def _line_case(rng: random.Random, max_n: int):
-    n = rng.randint(1, max_n)
-    colours = rng.randint(1, 4)
-    line = [rng.randint(1, colours) if rng.random() < 0.6 else 0 for _ in range(n)]
-    blocks = colour_runs(line) if rng.random() < 0.85 else tuple(
-        (rng.randint(1, 4), rng.randint(1, colours)) for _ in range(rng.randint(0, 3)))
-    full = (1 << n) - 1
-    may = []
-    for k in range(colours + 1):
-        own = sum(1 << i for i, v in enumerate(line) if v == k)
-        out = rng.getrandbits(n) & rng.getrandbits(n)
-        if rng.random() < 0.8:
-            out &= ~own
-        may.append(full & ~out)
-    return tuple(blocks), n, tuple(may)
+    """A line's blocks, length and colours its cells may take (test_colour.py's cases)."""
+    blocks, n, may, _ = _colour_line_case(rng, max_n)
+    return blocks, n, may
 
 
 @settings(max_examples=examples(1500), deadline=None)
@@ -181,38 +169,11 @@ def test_a_deep_search_grows_its_stack():
             == [1] * 70
 
 
-def _part_way(p: Puzzle) -> tuple[list[int], int]:
-    """Two budgets a third and two thirds into the compiled search's work past its root,
-    and how many of its solutions the first of them lets it find."""
-    s = ColourSearch(p)
-    s.root_only()
-    root = s.cost
-    list(s.solutions(None))
-    budgets = [root + (s.cost - root) // 3, root + 2 * (s.cost - root) // 3]
-    return budgets, len(list(ColourSearch(p).solutions(None, budgets[0])))
-
-
 def test_the_sat_backend_gives_the_same_colour_solutions_whatever_the_search_budget():
-    """Budget 0: straight to the CNF; a third and two thirds of the search's work: it
-    stops part way and CaDiCaL gets the rest with what it found ruled out; a large budget:
-    the search alone. The solution sets are the native solver's, each solution once."""
-    warm()  # as batch and bench do: the root is probed in compiled code, its search kept
     rng = random.Random(8)
     red = ((Block(1, "red"),),) * 5
     puzzles = [Puzzle(red, red, palette=palette(2)),  # 120 solutions
                mismatched(random.Random(3), 4, 4, 2)]
     puzzles += [puzzle_from_colours(random_colour_grid(rng, 7, 6, c, 0.35), palette(c))
                 for c in (2, 3, 2, 3)]
-    handed_over = 0
-    for p in puzzles:
-        want = {s for s in solve(p, "native", limit=None)}
-        budgets, before = _part_way(p)
-        handed_over += 0 < before < len(want)
-        for budget in [0, *budgets, 10**9]:
-            got = list(solve(p, "sat", limit=None, budget=budget))
-            assert len(got) == len(set(got)) and set(got) == want
-            for limit in (1, 2):
-                part = list(solve(p, "sat", limit=limit, budget=budget))
-                assert len(part) == len(set(part)) == min(limit, len(want))
-                assert set(part) <= want
-    assert handed_over >= 2  # the search found some solutions, CaDiCaL the others
+    search_budgets_agree(puzzles, ColourSearch, "native")

@@ -11,12 +11,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from satnono import solve
-from satnono.logic.compiled import Search, kernel, warm
+from satnono.logic.compiled import Search, kernel
 from satnono.logic.line import narrow
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
 
-from .conftest import brute_line, brute_solutions, examples, random_picture
+from .conftest import (
+    brute_line,
+    brute_solutions,
+    examples,
+    random_picture,
+    search_budgets_agree,
+)
 from .test_line import lines
 
 
@@ -135,40 +141,13 @@ def test_the_root_is_probed_and_a_contradiction_has_no_board():
         assert list(s.solutions(limit=None)) == [root.to_solution()]
 
 
-def _part_way(p: Puzzle) -> tuple[list[int], int]:
-    """Two budgets a third and two thirds into the compiled search's work past its root,
-    and how many of its solutions the first of them lets it find."""
-    s = Search(p)
-    s.root_only()
-    root = s.cost
-    list(s.solutions(None))
-    budgets = [root + (s.cost - root) // 3, root + 2 * (s.cost - root) // 3]
-    return budgets, len(list(Search(p).solutions(None, budgets[0])))
-
-
 def test_the_sat_backend_gives_the_same_solutions_whatever_the_search_budget():
-    """Budget 0: straight to CaDiCaL; a third and two thirds of the search's work: it
-    stops part way and CaDiCaL gets the rest with what was found ruled out; a large
-    budget: the search alone. The solution sets are equal, and each solution comes once."""
-    warm()  # as batch and bench do: the root is probed in compiled code, its search kept
     rng = random.Random(5)
     puzzles = [Puzzle(rows=((1,),) * 5, columns=((1,),) * 5),  # 120 solutions
                Puzzle(rows=((2,), ()), columns=((2,), ())),  # none
                puzzle_from_picture(random_picture(rng, 9, 8, 0.5))]
     puzzles += [puzzle_from_picture(random_picture(rng, 7, 7, 0.4)) for _ in range(6)]
-    handed_over = 0
-    for p in puzzles:
-        want = {s for s in solve(p, "sat", limit=None, budget=0)}
-        budgets, before = _part_way(p)
-        handed_over += 0 < before < len(want)
-        for budget in [0, *budgets, 10**9]:
-            got = list(solve(p, "sat", limit=None, budget=budget))
-            assert len(got) == len(set(got)) and set(got) == want
-            for limit in (1, 2):
-                part = list(solve(p, "sat", limit=limit, budget=budget))
-                assert len(part) == len(set(part)) == min(limit, len(want))
-                assert set(part) <= want
-    assert handed_over >= 2  # the search found some solutions, CaDiCaL the others
+    search_budgets_agree(puzzles, Search, "sat")
 
 
 def test_wide_puzzles_search_on_several_words_a_line():

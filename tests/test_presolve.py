@@ -56,7 +56,10 @@ def test_compiled_root_propagation_and_probing_equal_pythons(way, seed):
     """Once the compiled code is loaded, it does line logic and probing; before, line logic
     runs in Python and the compiled code probes, or, for a small puzzle (:func:`cold`),
     Python probes too and no compiled search is made: each way, the board is Python's."""
-    p = _puzzle(seed)
+    _same_root(_puzzle(seed), way)
+
+
+def _same_root(p: Puzzle, way: str) -> None:
     python = presolve(Context(p))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(fast, "loaded", lambda: way == "loaded")
@@ -99,16 +102,7 @@ def test_colour_compiled_root_equals_pythons(way, seed):
         rows = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
         cols = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
         p = Puzzle(rows.rows, cols.columns, palette=RGB_PALETTE)
-    python = presolve(Context(p))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fast, "loaded", lambda: way == "loaded")
-        if way == "lines in Python":
-            patch.setattr(fast, "COLD_CELLS", 0)
-        compiled = presolve(Context(p), compiled=True)
-    assert _may(compiled) == _may(python)
-    assert (compiled.by_line, compiled.by_probe) == (python.by_line, python.by_probe)
-    if compiled.board is not None and not compiled.board.solved():
-        assert (compiled.search is None) == (way == "cold")
+    _same_root(p, way)
 
 
 def test_each_depth_goes_as_far_as_it_says():

@@ -349,17 +349,7 @@ class Search:
         first again."""
         self.state[self.kernel.RESTART] = (RESTARTS if limit is not None and limit <= 2
                                            else 0)
-        while limit is None or self.given < limit:
-            if self.pending is not None:
-                sol, self.pending = self.pending, None
-                self.given += 1
-                yield sol
-                continue
-            if self.done or (budget is not None and self.cost >= budget):
-                return
-            deadline.check()
-            end = self.cost + SLICE
-            self._step(end if budget is None else min(end, budget))
+        return stream(self, limit, budget, deadline, SLICE)
 
     def _grow(self) -> None:
         """Twice the levels (the search never needs more than one per cell)."""
@@ -435,10 +425,35 @@ class Search:
         return int(((g == k.EMPTY) | (g == k.FILLED)).sum())
 
     def count_into(self, stats: Stats) -> None:
-        w = self.work
-        stats.line_solves += int(w[self.kernel.LINES])
-        stats.nodes += int(w[self.kernel.NODES])
-        stats.max_depth = max(stats.max_depth, int(w[self.kernel.DEPTH]))
+        count_work(self.work, stats)
+
+
+def stream(search: Any, limit: int | None, budget: int | None, deadline: Deadline,
+           slice_: int) -> Iterator[Solution]:
+    """A compiled search's solutions (:class:`Search`, :class:`.colour.ColourSearch`) in
+    turn, up to ``limit`` given in all, its work (``cost``) spent ``slice_`` at a time
+    with the clock looked at between slices, until ``budget``."""
+    while limit is None or search.given < limit:
+        if search.pending is not None:
+            sol, search.pending = search.pending, None
+            search.given += 1
+            yield sol
+            continue
+        if search.done or (budget is not None and search.cost >= budget):
+            return
+        deadline.check()
+        end = search.cost + slice_
+        search._step(end if budget is None else min(end, budget))
+
+
+def count_work(work: Any, stats: Stats) -> None:
+    """Add a compiled search's line solves, nodes and depth (``work``, the same counters
+    in black and white and in colour) to ``stats``."""
+    from .kernel import DEPTH, LINES, NODES
+
+    stats.line_solves += int(work[LINES])
+    stats.nodes += int(work[NODES])
+    stats.max_depth = max(stats.max_depth, int(work[DEPTH]))
 
 
 def _grid(board: Board) -> Any:

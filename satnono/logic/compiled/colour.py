@@ -23,6 +23,7 @@ from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from ..board import Board
 from ..context import Stats
+from . import _masks, count_work, stream
 
 #: block colours the compiled colour logic takes (a cell's colours are one machine word)
 MAX_COLOURS = 62
@@ -74,6 +75,7 @@ class ColourSearch:
         if board is not None:
             self.stack[0] = _grid(board)
         self.done = False
+        self.given = 0
         self.pending: Solution | None = None
 
     @property
@@ -91,18 +93,7 @@ class ColourSearch:
         """Each solution in turn, up to ``limit`` in all; stops early (``done`` False) when
         ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between
         slices."""
-        given = 0
-        while limit is None or given < limit:
-            if self.pending is not None:
-                sol, self.pending = self.pending, None
-                given += 1
-                yield sol
-                continue
-            if self.done or (budget is not None and self.cost >= budget):
-                return
-            deadline.check()
-            end = self.cost + SLICE
-            self._step(end if budget is None else min(end, budget))
+        return stream(self, limit, budget, deadline, SLICE)
 
     def _step(self, end: int) -> None:
         import numpy as np
@@ -158,10 +149,7 @@ class ColourSearch:
         return int(((g & (g - 1)) == 0).sum())
 
     def count_into(self, stats: Stats) -> None:
-        w = self.work
-        stats.line_solves += int(w[self.kernel.LINES])
-        stats.nodes += int(w[self.kernel.NODES])
-        stats.max_depth = max(stats.max_depth, int(w[self.kernel.DEPTH]))
+        count_work(self.work, stats)
 
 
 def _grid(board: Board) -> Any:
@@ -196,11 +184,3 @@ def _solution(g: Any, width: int, height: int, colours: int) -> Solution:
     grid = g.reshape(height, width)
     layers = [tuple(_masks(grid == 1 << colour)) for colour in range(1, colours + 1)]
     return Solution(width, layers[0], tuple(layers[1:]))
-
-
-def _masks(bits: Any) -> list[int]:
-    """Each row of a boolean array as an integer, bit c for column c."""
-    import numpy as np
-
-    packed = np.packbits(bits, axis=1, bitorder="little")
-    return [int.from_bytes(row.tobytes(), "little") for row in packed]

@@ -408,6 +408,17 @@ def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, c
     return 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _failed(level: int, state: Any, work: Any) -> bool:
+    """A node contradicted: back to the level above; True at the root (the clues
+    contradict), whose end ends a slice."""
+    state[PHASE] = BACK
+    if level == 0:
+        work[ROOT] = 2
+        return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: int,
            sizes: Any, cols: Any, starts: Any, counts: Any, colours: int, work: Any,
@@ -438,11 +449,8 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
                 state[PHASE] = PROBING
                 state[PROBE_CELL] = 0
                 state[PROBE_QUIET] = 0
-            else:
-                state[PHASE] = BACK
-                if level == 0:
-                    work[ROOT] = 2
-                    return SLICE
+            elif _failed(level, state, work):
+                return SLICE
             continue
         if phase == PROBING:
             g = stack[level]
@@ -451,9 +459,7 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
             if r == 2:
                 return SLICE
             if r == 0:
-                state[PHASE] = BACK
-                if level == 0:
-                    work[ROOT] = 2
+                if _failed(level, state, work):
                     return SLICE
                 continue
             best = -1
