@@ -243,3 +243,45 @@ def test_count_table_retries_only_the_unfinished_recounts(tmp_path):
     assert [json.loads(x)["key"] for x in out.read_text().splitlines()] == ["a", "c"]
     _drop_unfinished(str(tmp_path / "none.jsonl"))  # nothing recounted yet: nothing to do
     assert not (tmp_path / "none.jsonl").exists()
+
+
+def test_a_puzzle_process_is_kept_while_puzzles_end_quickly_and_replaced_after_trouble(
+        tmp_path, monkeypatch):
+    """Easy puzzles one after another go to the same puzzle process; a puzzle killed at
+    its limit, or one whose process dies, ends it, and the next puzzle gets a new one with
+    the right verdict; nothing is left running."""
+    from satnono.batch import work
+    from satnono.batch.work import Job, Task, collect, do_one
+
+    verdicts = _collection(tmp_path, 6)
+    tasks = collect([str(tmp_path / "set.txt")], print)
+    perm = satnono.Puzzle(rows=((1,),) * 9, columns=((1,),) * 9)  # 362,880 to count
+    die = satnono.Puzzle(rows=((1,),), columns=((1,),), title="die")
+    real_work = work._work
+    # a puzzle whose process dies (the kept process is forked after this)
+    monkeypatch.setattr(work, "_work", lambda p, job: os._exit(3) if p.title == "die"
+                        else real_work(p, job))
+    job = Job(do="validate", timeout=1)
+
+    def pid() -> int | None:
+        kept = getattr(work._KEPT, "process", None)
+        return None if kept is None else kept[0].pid
+
+    def check(task: Task) -> None:
+        assert do_one(task, job)["verdict"] == verdicts[task.key]
+
+    check(tasks[0])
+    first = pid()
+    check(tasks[1])
+    assert pid() == first is not None  # kept
+    slow = do_one(Task("perm", 1, perm), Job(do="count", backend="native", timeout=1))
+    assert slow["verdict"] == "timeout" and pid() is None
+    check(tasks[2])
+    assert pid() not in (None, first)
+    second = pid()
+    dead = do_one(Task("die", 1, die), job)
+    assert dead["verdict"] == "error" and "exit" in dead["error"] and pid() is None
+    check(tasks[3])
+    assert pid() not in (None, first, second)
+    work._retire()
+    assert pid() is None and not work.LIVE

@@ -64,9 +64,13 @@ class LocalEngine:
         self.name = f"{jobs} local process(es)"
 
     def run(self, chunks: list[list[Task]], job: Job) -> Iterator[list[dict[str, Any]]]:
+        import gc
         from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
         _warm(job.backend)  # each puzzle's process, forked from here, has it
+        # what is here now stays out of the collector's way, in this process and in each
+        # forked puzzle process, which then copies fewer of this process's pages
+        gc.freeze()
         resume()
         pool = ThreadPoolExecutor(max_workers=self.workers)
         pending = [task for chunk in reversed(chunks) for task in reversed(chunk)]
@@ -84,6 +88,7 @@ class LocalEngine:
                 fut.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
             resume()
+            gc.unfreeze()
 
     def close(self) -> None:
         pass

@@ -29,6 +29,7 @@ from ...runtime.deadline import NO_DEADLINE, Deadline
 from ...runtime.interrupt import swallowed_interrupts
 from ..board import Board
 from ..context import Stats
+from .shared import count_work, masks, stream
 
 if TYPE_CHECKING:
     from .colour import ColourSearch
@@ -428,34 +429,6 @@ class Search:
         count_work(self.work, stats)
 
 
-def stream(search: Any, limit: int | None, budget: int | None, deadline: Deadline,
-           slice_: int) -> Iterator[Solution]:
-    """A compiled search's solutions (:class:`Search`, :class:`.colour.ColourSearch`) in
-    turn, up to ``limit`` given in all, its work (``cost``) spent ``slice_`` at a time
-    with the clock looked at between slices, until ``budget``."""
-    while limit is None or search.given < limit:
-        if search.pending is not None:
-            sol, search.pending = search.pending, None
-            search.given += 1
-            yield sol
-            continue
-        if search.done or (budget is not None and search.cost >= budget):
-            return
-        deadline.check()
-        end = search.cost + slice_
-        search._step(end if budget is None else min(end, budget))
-
-
-def count_work(work: Any, stats: Stats) -> None:
-    """Add a compiled search's line solves, nodes and depth (``work``, the same counters
-    in black and white and in colour) to ``stats``."""
-    from .kernel import DEPTH, LINES, NODES
-
-    stats.line_solves += int(work[LINES])
-    stats.nodes += int(work[NODES])
-    stats.max_depth = max(stats.max_depth, int(work[DEPTH]))
-
-
 def _grid(board: Board) -> Any:
     import numpy as np
 
@@ -475,18 +448,10 @@ def _board(g: Any, width: int, height: int) -> Board | None:
     b = Board(width, height)
     for colour, bit in ((0, 1), (1, 2)):
         layer = (grid & bit) != 0
-        b.may[ROW][colour][:] = _masks(layer)
-        b.may[ROW.other][colour][:] = _masks(layer.T)
+        b.may[ROW][colour][:] = masks(layer)
+        b.may[ROW.other][colour][:] = masks(layer.T)
     return b
 
 
 def _solution(g: Any, width: int, height: int) -> Solution:
-    return Solution(width, tuple(_masks(g.reshape(height, width) == 2)))
-
-
-def _masks(bits: Any) -> list[int]:
-    """Each row of a boolean array as an integer, bit c for column c."""
-    import numpy as np
-
-    packed = np.packbits(bits, axis=1, bitorder="little")
-    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+    return Solution(width, tuple(masks(g.reshape(height, width) == 2)))

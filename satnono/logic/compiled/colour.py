@@ -23,7 +23,7 @@ from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from ..board import Board
 from ..context import Stats
-from . import _masks, count_work, stream
+from .shared import count_work, masks, stream
 
 #: block colours the compiled colour logic takes (a cell's colours are one machine word)
 MAX_COLOURS = 62
@@ -175,12 +175,12 @@ def _board(g: Any, width: int, height: int, colours: int) -> Board | None:
     grid = g.reshape(height, width)
     for colour in range(colours + 1):
         layer = (grid >> colour) & 1 != 0
-        b.may[ROW][colour][:] = _masks(layer)
-        b.may[ROW.other][colour][:] = _masks(np.ascontiguousarray(layer.T))
+        b.may[ROW][colour][:] = masks(layer)
+        b.may[ROW.other][colour][:] = masks(np.ascontiguousarray(layer.T))
     return b
 
 
 def _solution(g: Any, width: int, height: int, colours: int) -> Solution:
     grid = g.reshape(height, width)
-    layers = [tuple(_masks(grid == 1 << colour)) for colour in range(1, colours + 1)]
+    layers = [tuple(masks(grid == 1 << colour)) for colour in range(1, colours + 1)]
     return Solution(width, layers[0], tuple(layers[1:]))
