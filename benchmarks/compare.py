@@ -107,18 +107,17 @@ def main() -> None:
                    for side in runs}
             total = {side: statistics.median(sum(r.values()) for r in runs[side])
                      for side in runs}
-            ratios = [med["after"][p] / max(med["before"][p], 1e-6) for p in med["before"]]
+            ratios = {p: med["after"][p] / max(med["before"][p], 1e-6) for p in med["before"]}
             same = verdicts["before"] == verdicts["after"]
             detail += [{"suite": spec, "puzzle": p, "before": med["before"][p],
-                        "after": med["after"][p],
-                        "ratio": round(med["after"][p] / max(med["before"][p], 1e-6), 3),
+                        "after": med["after"][p], "ratio": round(ratios[p], 3),
                         "verdict before": verdicts["before"][p],
                         "verdict after": verdicts["after"].get(p, "")} for p in med["before"]]
             print(f"| {spec} | {n} | {total['before']:.2f} | {total['after']:.2f} | "
                   f"{total['after'] / total['before']:.3f} | "
                   f"{statistics.median(med['before'].values()):.3f} | "
                   f"{statistics.median(med['after'].values()):.3f} | "
-                  f"{statistics.median(ratios):.3f} | "
+                  f"{statistics.median(ratios.values()):.3f} | "
                   f"{'the same' if same else 'DIFFER'} |", flush=True)
         if args.detail and detail:
             with args.detail.open("w", newline="") as f:
