@@ -42,7 +42,7 @@ def test_a_cold_small_puzzle_gives_every_solution_once(monkeypatch, moment, limi
     (after whatever the CNF gave); with a long one the CNF settles it alone."""
     monkeypatch.setattr(sat, "cold", lambda puzzle: True)
     monkeypatch.setattr(compiled, "cold", lambda puzzle: True)
-    monkeypatch.setattr(compiled, "loaded", lambda: False)  # as in a fresh process
+    monkeypatch.setattr(compiled, "loaded", lambda puzzle=None: False)  # as in a fresh process
     monkeypatch.setattr(sat, "COLD_CNF", moment)
     made = []
 
@@ -77,3 +77,23 @@ def test_a_fresh_process_solves_a_small_puzzle_without_the_compiled_code():
     done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "False"]
+
+
+@needs_compiled
+def test_a_fresh_process_loads_only_the_colour_code_for_a_colour_puzzle():
+    """A colour puzzle that needs the compiled search loads the colour search and not the
+    black-and-white one (a quarter of a second of a fresh process), and a black-and-white
+    puzzle after it loads its own."""
+    code = (
+        "from satnono.logic import compiled\n"
+        "from satnono.model.puzzle import BLACK_AND_WHITE, Colour, Palette, Puzzle\n"
+        "red = Palette(BLACK_AND_WHITE.colours + (Colour('red', 'r', 'ff0000'),))\n"
+        "p = Puzzle(rows=(((1, 'black'), (1, 'red')),),\n"
+        "           columns=(((1, 'black'),), ((1, 'red'),)), palette=red)\n"
+        "print(compiled.loaded(p), compiled.ready(p), compiled.loaded(p), compiled.loaded())\n"
+        "bw = Puzzle(rows=((1,),), columns=((1,),))\n"
+        "print(compiled.ready(bw), compiled.loaded(bw), compiled.loaded(p))\n"
+    )
+    done = run_python(code, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True", "False", "True", "True", "True"]

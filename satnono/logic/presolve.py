@@ -93,7 +93,7 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
     if not fast.usable(ctx.puzzle):
         return board
     by_line = -1
-    if not fast.loaded():
+    if not fast.loaded(ctx.puzzle):
         cold = fast.cold(ctx.puzzle)
         pre = presolve(ctx, probing=cold, deadline=deadline, board=board)
         if pre.board is None or pre.board.solved() or cold:

@@ -79,7 +79,11 @@ def ready(puzzle: Puzzle) -> bool:
     if puzzle.palette.black_and_white:
         return available()
     if "colour" not in _loaded:
-        _loaded["colour"] = available() and _load(_warm_colour)
+        # the colour code alone: a colour puzzle need not load the black-and-white search
+        # (about a quarter of a second of a fresh process)
+        _loaded["colour"] = _loaded.get("ok", True) and _load(_warm_colour)
+        if not _loaded["colour"]:  # what failed to load colour would fail black and white
+            _loaded["ok"] = False
     return _loaded["colour"]
 
 
@@ -110,7 +114,7 @@ def cold(puzzle: Puzzle) -> bool:
     search if its CNF does not settle quickly (:data:`satnono.backends.sat.COLD_CNF`).
     ``batch``, ``bench`` and ``serve`` load the code before they fork, so their puzzles
     never take this path."""
-    return (puzzle.width * puzzle.height <= COLD_CELLS and not loaded()
+    return (puzzle.width * puzzle.height <= COLD_CELLS and not loaded(puzzle)
             and usable(puzzle))
 
 
@@ -201,9 +205,11 @@ def _quiet_llvm_leftovers(hook: Any) -> None:
     sys.unraisablehook = quiet
 
 
-def loaded() -> bool:
+def loaded(puzzle: Puzzle | None = None) -> bool:
     """Whether this process has loaded the compiled code already (so using it costs
-    nothing more)."""
+    nothing more): for ``puzzle``'s kind (black and white, or colour) when given."""
+    if puzzle is not None and not puzzle.palette.black_and_white:
+        return _loaded.get("colour", False)
     return _loaded.get("ok", False)
 
 
