@@ -63,7 +63,8 @@ def test_a_cold_small_puzzle_gives_every_solution_once(monkeypatch, moment, limi
 
 
 def test_a_fresh_process_solves_a_small_puzzle_without_the_compiled_code():
-    """What a single `satnono solve` of a 30×30 pays for: no Numba import, no compile."""
+    """What a single `satnono solve` of a 30×30 pays for: no Numba import, no compile, no
+    probing in Python."""
     code = (
         "import random, sys\n"
         "from satnono import solve\n"
@@ -72,11 +73,16 @@ def test_a_fresh_process_solves_a_small_puzzle_without_the_compiled_code():
         "rng = random.Random(1)\n"
         "rows = tuple(sum(1 << c for c in range(30) if rng.random() < 0.5) for _ in range(30))\n"
         "p = puzzle_from_picture(Solution(30, rows))\n"
-        "print(len(list(solve(p, 'sat', limit=2))), 'numba' in sys.modules)\n"
+        "run = solve(p, 'sat', limit=2)\n"
+        "print(len(list(run)), 'numba' in sys.modules, run.stats.probes)\n"
+        "from satnono.pipeline import residual\n"
+        "print(residual(p).presolved.by_probe > 0, 'numba' in sys.modules)\n"
     )
     done = run_python(code, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["2", "False"]
+    # the sat backend's CNF from line logic alone (no probing in Python); a residual for
+    # others (count, check, encode) is probed as ever
+    assert done.stdout.split() == ["2", "False", "0", "True", "False"]
 
 
 @needs_compiled

@@ -47,11 +47,15 @@ class Presolved:
 
 
 def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1, board: Board | None = None, compiled: bool = False
-             ) -> Presolved:
+             workers: int = 1, board: Board | None = None, compiled: bool = False,
+             cold_probing: bool = True) -> Presolved:
     """Propagate, then probe (in up to ``workers`` processes) until nothing changes,
     from an open board or from ``board`` (some cells given: a part of a split count).
-    With ``compiled``, the compiled engine probes where it can (loaded, up to 62 colours).
+    With ``compiled``, the compiled engine probes where it can (loaded, up to 62 colours);
+    a small puzzle in a process that has not loaded it is probed in Python, or, without
+    ``cold_probing``, gets line logic only (the sat backend's CNF settles a random 30×30
+    from there in less time than Python's probing takes, and the compiled search probes
+    what the CNF does not settle).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
@@ -60,7 +64,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     (False, 0, 0)
     """
     if compiled and probing:
-        done = _compiled(ctx, deadline, board)
+        done = _compiled(ctx, deadline, board, cold_probing)
         if isinstance(done, Presolved):
             return done
         board = done  # the compiled code is unavailable: go on in Python from here
@@ -79,14 +83,16 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     return _done(ctx, Presolved(board, by_line, board.known() - by_line))
 
 
-def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolved | Board | None:
+def _compiled(ctx: Context, deadline: Deadline, board: Board | None, cold_probing: bool = True
+              ) -> Presolved | Board | None:
     """Presolve in compiled code, or the board to go on from in Python when it cannot run.
 
     Until the compiled code is loaded in this process, line logic runs in Python first: it
     settles the easy puzzles, which then never pay for loading the compiled code (half a
     second; on a new installation, compiling it); a small puzzle is probed in Python too
-    (:func:`satnono.logic.compiled.cold`). Once loaded (``bench``, ``batch`` and ``serve``
-    load it before they fork), it does the line logic too, several times faster.
+    (:func:`satnono.logic.compiled.cold`), unless ``cold_probing`` is off. Once loaded
+    (``bench``, ``batch`` and ``serve`` load it before they fork), it does the line logic
+    too, several times faster.
     """
     from . import compiled as fast
 
@@ -95,7 +101,7 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None) -> Presolve
     by_line = -1
     if not fast.loaded(ctx.puzzle):
         cold = fast.cold(ctx.puzzle)
-        pre = presolve(ctx, probing=cold, deadline=deadline, board=board)
+        pre = presolve(ctx, probing=cold and cold_probing, deadline=deadline, board=board)
         if pre.board is None or pre.board.solved() or cold:
             return pre
         board, by_line = pre.board, pre.by_line
