@@ -72,6 +72,7 @@ class ColourSearch:
         self.state = np.zeros(5, np.int64)
         self.state[colour_kernel.PHASE] = colour_kernel.NEW
         self.tmp = colour_kernel.scratch(self.height, self.width, self.counts, self.colours)
+        self.memo = colour_kernel.memory(self.height, self.width)
         if board is not None:
             self.stack[0] = _grid(board)
         self.done = False
@@ -103,7 +104,7 @@ class ColourSearch:
             status = k.search(self.stack, self.branch, self.tried, self.state, self.height,
                               self.width, self.sizes, self.cols, self.starts, self.counts,
                               self.colours, self.work, self.tmp, self.score, self.solution,
-                              end)
+                              end, self.memo)
             if status != k.GROW:
                 break
             self.stack = np.concatenate([self.stack, np.zeros_like(self.stack)])

@@ -40,7 +40,7 @@ from .kernel import LINES as LINES
 from .kernel import NODES as NODES
 from .kernel import ROOT as ROOT
 from .kernel import SLICE as SLICE
-from .kernel import _reverse, _smear, _windows
+from .kernel import _lowest, _reverse, _smear, _windows
 
 # the search's ``state``, by name: the level; its phase (NEW a node to propagate, PROBING
 # its probing under way, BRANCH the next colour of its branch cell to try, BACK back to
@@ -51,6 +51,12 @@ NEW, PROBING, BRANCH, BACK = 1, 2, 3, 4
 # the scratch arrays of :func:`scratch`, by name
 (FW, BW, RUN, DIFF, OUT, QUEUE, QUEUED, QSTATE, TRAIL_CELL, TRAIL_OLD, TRAIL_LEN, COUNT,
  UNION, STAMP, SEEN, WORDS, MASKS) = range(17)
+# what probing remembers (:func:`memory`; nonosolve's rule, as :func:`.kernel.probe` has
+# it): when each cell's probes last ran and changed nothing, in which node (its id and
+# level) and which lines they solved (bits); when each line last changed; each level's node
+# id on the current path; the clocks (changes, nodes). Kept apart from the scratch arrays,
+# which every line solve is handed: a larger tuple there costs every call
+PROBED_AT, PROBED_NODE, PROBED_LEVEL, PROBE_LINES, LINE_CHANGED, PATH, CLOCKS = range(7)
 
 
 def scratch(height: int, width: int, counts: Any, colours: int) -> tuple[Any, ...]:
@@ -67,6 +73,15 @@ def scratch(height: int, width: int, counts: Any, colours: int) -> tuple[Any, ..
             np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
             np.zeros(cells, np.int64), np.zeros((4, k + 2), np.uint64),
             np.zeros((3, colours + 1), np.uint64))
+
+
+def memory(height: int, width: int) -> tuple[Any, ...]:
+    """What probing remembers between probes (:data:`PROBED_AT` …), made once per search."""
+    cells = height * width
+    lines = height + width
+    return (np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
+            np.zeros((cells, (lines + 63) // 64), np.uint64), np.zeros(lines, np.int64),
+            np.zeros(cells + 2, np.int64), np.ones(2, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -328,25 +343,77 @@ def settle_lines(g: Any, height: int, width: int, sizes: Any, cols: Any, starts:
     return propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _changed(cell: int, height: int, width: int, memo: Any) -> None:
+    """``cell`` changed for good: its row and column carry the change clock's time."""
+    at = memo[CLOCKS][0]
+    memo[LINE_CHANGED][cell // width] = at
+    memo[LINE_CHANGED][height + cell % width] = at
+
+
+@njit(cache=True, nogil=True)
+def _trail_changed(height: int, width: int, tmp: Any, memo: Any) -> None:
+    """The cells on the trail changed for good (a node's propagation, or probing's)."""
+    tc, tl = tmp[TRAIL_CELL], tmp[TRAIL_LEN]
+    for i in range(tl[0]):
+        _changed(tc[i], height, width, memo)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _touch(cell: int, height: int, width: int, lines: Any) -> None:
+    """Add ``cell``'s row and column to the bit set ``lines``."""
+    row = cell // width
+    col = height + cell % width
+    lines[row >> 6] |= uint64(1) << uint64(row & 63)
+    lines[col >> 6] |= uint64(1) << uint64(col & 63)
+
+
+@njit(cache=True, nogil=True)
+def _still_valid(c: int, level: int, memo: Any) -> bool:
+    """Whether cell ``c``'s last probes would give the same again: they ran in this node or
+    one above it on the current path, and none of the lines they solved has changed since
+    (a probe's propagation depends on nothing else)."""
+    when = memo[PROBED_AT][c]
+    at = memo[PROBED_LEVEL][c]
+    if when == 0 or at > level or memo[PATH][at] != memo[PROBED_NODE][c]:
+        return False
+    changed = memo[LINE_CHANGED]
+    lines = memo[PROBE_LINES][c]
+    for w in range(lines.shape[0]):
+        x = lines[w]
+        while x:
+            if changed[w * 64 + _lowest(x)] > when:
+                return False
+            x &= x - uint64(1)
+    return True
+
+
 @njit(cache=True, nogil=True)
 def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, counts: Any,
-          colours: int, work: Any, tmp: Any, state: Any, score: Any, end: int) -> int:
+          colours: int, work: Any, tmp: Any, state: Any, score: Any, end: int,
+          memo: Any) -> int:
     """Probe the open cells of ``g`` (a fixpoint of line logic) in turn until a whole round
     of them changes nothing: 1 then, 0 for a contradiction, 2 when ``end`` work is reached
     first (``state`` says where to go on from). ``score[c]`` is the product over the
-    colours of cell c of one more than the cells their branch decided."""
+    colours of cell c of one more than the cells their branch decided. A cell whose probes
+    would give the same again (:func:`_still_valid`) is not probed again."""
     cells = height * width
     tc, to, tl = tmp[TRAIL_CELL], tmp[TRAIL_OLD], tmp[TRAIL_LEN]
     count, union, stamp, seen = tmp[COUNT], tmp[UNION], tmp[STAMP], tmp[SEEN]
+    level = state[LEVEL]
+    probe_lines = memo[PROBE_LINES]
+    words = probe_lines.shape[1]
+    lines = np.zeros(words, np.uint64)
     while state[PROBE_QUIET] < cells:
         if work[COST] >= end:
             return 2
         c = state[PROBE_CELL]
         state[PROBE_CELL] = c + 1 if c + 1 < cells else 0
         m = g[c]
-        if m & (m - 1) == 0:
+        if m & (m - 1) == 0 or _still_valid(c, level, memo):
             state[PROBE_QUIET] += 1
             continue
+        lines[:] = 0
         branches = 0
         touched = 0
         product = 1.0
@@ -363,6 +430,8 @@ def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, c
             ok = propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
             state[TICK] += 1
             tick = state[TICK]
+            for i in range(tl[0]):
+                _touch(tc[i], height, width, lines)
             if ok:
                 branches += 1
                 gain = 0
@@ -392,19 +461,27 @@ def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, c
         for i in range(touched):
             cell = seen[i]
             if count[cell] == branches and union[cell] != g[cell]:
+                if not changed:
+                    memo[CLOCKS][0] += 1
                 g[cell] = union[cell]
+                _changed(cell, height, width, memo)
                 _push_cell(cell, height, width, tmp)
                 changed = True
             count[cell] = 0
         if changed:
             tl[0] = 0
-            if not propagate(g, height, width, sizes, cols, starts, counts, colours, work,
-                             tmp):
+            ok = propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
+            _trail_changed(height, width, tmp, memo)
+            if not ok:
                 return 0
             state[PROBE_QUIET] = 0
         else:
             score[c] = product
             state[PROBE_QUIET] += 1
+            memo[PROBED_AT][c] = memo[CLOCKS][0]
+            memo[PROBED_NODE][c] = memo[PATH][level]
+            memo[PROBED_LEVEL][c] = level
+            probe_lines[c, :] = lines
     return 1
 
 
@@ -422,7 +499,7 @@ def _failed(level: int, state: Any, work: Any) -> bool:
 @njit(cache=True, nogil=True)
 def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: int,
            sizes: Any, cols: Any, starts: Any, counts: Any, colours: int, work: Any,
-           tmp: Any, score: Any, solution: Any, end: int) -> int:
+           tmp: Any, score: Any, solution: Any, end: int, memo: Any) -> int:
     """Go on with the search until a solution (FOUND, in ``solution``), the end of the tree
     (DONE), ``end`` work (SLICE) or a full stack (GROW). Every node is propagated and
     probed to a fixpoint and branches on its best-scored open cell, a block colour before
@@ -445,7 +522,14 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
             work[NODES] += 1
             if level > work[DEPTH]:
                 work[DEPTH] = level
-            if propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp):
+            memo[CLOCKS][1] += 1  # this node's id, on the path at its level
+            memo[PATH][level] = memo[CLOCKS][1]
+            memo[CLOCKS][0] += 1  # the branch cell and what propagation changes: new lines
+            if level > 0:
+                _changed(branch[level - 1], height, width, memo)
+            ok = propagate(g, height, width, sizes, cols, starts, counts, colours, work, tmp)
+            _trail_changed(height, width, tmp, memo)
+            if ok:
                 state[PHASE] = PROBING
                 state[PROBE_CELL] = 0
                 state[PROBE_QUIET] = 0
@@ -455,7 +539,7 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
         if phase == PROBING:
             g = stack[level]
             r = probe(g, height, width, sizes, cols, starts, counts, colours, work, tmp,
-                      state, score, end)
+                      state, score, end, memo)
             if r == 2:
                 return SLICE
             if r == 0:
