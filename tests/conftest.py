@@ -180,6 +180,14 @@ def run_python(code: str, *args: str, env: dict | None = None, cwd=None,
                           timeout=timeout, cwd=cwd, env={**os.environ, **(env or {})})
 
 
+def printed(code: str, timeout: float = 300) -> list[str]:
+    """The words ``code`` prints in a fresh Python process (:func:`run_python`), which must
+    end well."""
+    done = run_python(code, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
 def search_budgets_agree(puzzles, make_search, reference: str) -> None:
     """The sat backend's solutions whatever the compiled search's budget: 0 (straight to
     the CNF), a third and two thirds into the search's own work past its root (it stops part
