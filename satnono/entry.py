@@ -4,13 +4,16 @@ with one line and exit status 130, never a traceback. :func:`satnono.cli.main` t
 once loaded; once it returns, the command's status stands.
 
 Nothing else is imported here, and ``satnono/__init__`` loads its names lazily, so the
-window without this handler is the interpreter's own start.
+window without this handler is the interpreter's own start. The handler goes in through
+``_signal``, the interpreter's built-in module: ``signal`` itself builds its enums on
+import, a few milliseconds in which a Ctrl-C (on a loaded machine, one sent 40 ms after
+the start) met Python's default handler and printed a traceback.
 """
 
 from __future__ import annotations
 
+import _signal as signal  # the built-in part of ``signal``: nothing to build on import
 import os
-import signal
 import sys
 
 
