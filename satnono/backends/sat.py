@@ -87,8 +87,9 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     dfs = start.search
     res = None
     if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
-        # a small puzzle in a process that has not loaded the compiled code: the CNF for a
-        # moment first, then the compiled search as a warm process would run it
+        # a small puzzle in a process that has not loaded the compiled code: the CNF of
+        # line logic's board (unprobed: the backend's row says cold_lines) for a moment
+        # first, then the compiled search, which probes that board's root itself
         res = residual(ctx, start, deadline, CODE)
         if res.encoding is None:
             return

@@ -101,9 +101,9 @@ def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
 
 
 #: puzzles up to this many cells are left to the Python logic and the SAT solver in a
-#: process that has not loaded the compiled code yet (:func:`cold`): there, probing in
-#: Python (tcga2015's 25×25: 0.05 s, at most 0.14 s) and a CNF cost less than loading the
-#: compiled code (about 0.4 s: importing Numba and reading its cache)
+#: process that has not loaded the compiled code yet (:func:`cold`): there, line logic in
+#: Python and a CNF (the sat backend's; other callers probe in Python as well) cost less
+#: than loading the compiled code (about 0.4 s: importing Numba and reading its cache)
 COLD_CELLS = 1024
 
 
