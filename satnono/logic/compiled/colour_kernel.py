@@ -40,7 +40,7 @@ from .kernel import LINES as LINES
 from .kernel import NODES as NODES
 from .kernel import ROOT as ROOT
 from .kernel import SLICE as SLICE
-from .kernel import _lowest, _reverse, _smear, _windows
+from .kernel import _reverse, _smear, _windows, unchanged_since
 
 # the search's ``state``, by name: the level; its phase (NEW a node to propagate, PROBING
 # its probing under way, BRANCH the next colour of its branch cell to try, BACK back to
@@ -377,15 +377,7 @@ def _still_valid(c: int, level: int, memo: Any) -> bool:
     at = memo[PROBED_LEVEL][c]
     if when == 0 or at > level or memo[PATH][at] != memo[PROBED_NODE][c]:
         return False
-    changed = memo[LINE_CHANGED]
-    lines = memo[PROBE_LINES][c]
-    for w in range(lines.shape[0]):
-        x = lines[w]
-        while x:
-            if changed[w * 64 + _lowest(x)] > when:
-                return False
-            x &= x - uint64(1)
-    return True
+    return unchanged_since(memo[PROBE_LINES][c], memo[LINE_CHANGED], when)
 
 
 @njit(cache=True, nogil=True)

@@ -613,14 +613,19 @@ def _still_valid(memo: Any, c: int) -> bool:
     """Whether cell ``c``'s last probes would give the same again: they ran (``pstamp``),
     and none of the lines they solved has changed since (a probe's propagation depends on
     nothing else), so it can be skipped (nonosolve's rule)."""
-    pstamp, ptouched, lstamp = memo[PROBED_AT], memo[PROBE_LINES], memo[LINE_CHANGED]
-    when = pstamp[c]
-    if when == 0:
-        return False
-    for w in range(ptouched.shape[1]):
-        x = ptouched[c, w]
+    when = memo[PROBED_AT][c]
+    return when != 0 and unchanged_since(memo[PROBE_LINES][c], memo[LINE_CHANGED], when)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unchanged_since(lines: Any, changed: Any, when: int) -> bool:
+    """Whether none of the lines in the bit set ``lines`` changed after ``when`` (``changed``:
+    when each line last changed): a probe's memory is still good (this search's and the
+    colour one's)."""
+    for w in range(lines.shape[0]):
+        x = lines[w]
         while x:
-            if lstamp[w * 64 + _lowest(x)] > when:
+            if changed[w * 64 + _lowest(x)] > when:
                 return False
             x &= x - uint64(1)
     return True
