@@ -236,3 +236,61 @@ def test_restarts_happen_and_the_search_still_ends():
         fast.RESTARTS = old
     assert s.done and len(two) == 2
     assert len(two + rest) == len(set(two + rest)) == 120
+
+
+def _holds(literal: int, sol: Solution) -> bool:
+    cell, filled = divmod(literal, 2)
+    return sol.filled(cell // sol.width, cell % sol.width) == bool(filled)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(pictures(), st.booleans())
+def test_probing_implications_hold_in_every_solution(puzzle, from_lines):
+    """Every "a implies b" probing gives holds in every solution (brute force), a literal
+    it calls contradictory is in none, and only open cells appear; from an open board and
+    from line logic's."""
+    from satnono.logic.board import Board
+
+    every = brute_solutions(puzzle)
+    board = Board(puzzle.width, puzzle.height)
+    if from_lines:
+        lines = Search(puzzle)
+        lines.lines_only()
+        start = lines.root()
+        assume(start is not None)
+        board = start
+    pairs = Search(puzzle).implications(board).tolist()
+    open_cells = {r * puzzle.width + c for r, c in board.unknown_cells()}
+    for a, b in pairs:
+        assert a // 2 in open_cells and (b < 0 or b // 2 in open_cells)
+        for sol in every:
+            if _holds(a, sol):
+                assert b >= 0 and _holds(b, sol), (a, b, sol.strings())
+    if every and not board.solved():
+        assert pairs  # an open cell of a puzzle with a solution implies something
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(pictures())
+def test_a_cnf_with_probing_implications_has_the_same_models(puzzle):
+    """The residual CNF in the order encoding, with the implications added as clauses:
+    its models are still exactly the puzzle's solutions."""
+    from pysat.solvers import Solver
+
+    from satnono.encode.residual import add_implications, decode_solution, encode
+    from satnono.logic.board import Board
+    from satnono.model.verdict import LineCode
+
+    every = brute_solutions(puzzle)
+    board = Board(puzzle.width, puzzle.height)
+    enc = encode(puzzle, board, code=LineCode.ORDER)
+    assume(not enc.infeasible)
+    before = len(enc.clauses)
+    added = add_implications(enc, Search(puzzle).implications(board))
+    assert len(enc.clauses) == before + added
+    assert len({tuple(c) for c in enc.clauses[before:]}) == added  # each once
+    got = []
+    with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
+        for model in s.enum_models():
+            got.append(decode_solution(enc, [v for v in model if v > 0]))
+    assert len(got) == len(set(got)) and set(got) == every

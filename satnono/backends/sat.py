@@ -21,10 +21,10 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..encode.residual import decode_solution, residual
+from ..encode.residual import add_implications, decode_solution, residual
 from ..errors import SearchTimeout
 from ..logic.board import Board
-from ..logic.compiled import cold, ready
+from ..logic.compiled import Search, cold, ready
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.grid import ROW
@@ -109,6 +109,10 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
+    if isinstance(dfs, Search) and start.board is not None:  # black and white
+        # what probing the root implies, as binary clauses (add_implications says why)
+        with ctx.stats.timing("encode"):
+            ctx.stats.clauses += add_implications(enc, dfs.implications(start.board))
     if not found and limit != 0 and by_kissat:
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):

@@ -53,6 +53,9 @@ RESTARTS = 300
 #: every open cell again when the search comes back to it): the first 64 levels fit up to
 #: 128×128
 MEMORY = 64 << 20
+#: at most this many implications of probing are handed to a SAT solver
+#: (:meth:`Search.implications`; 16 bytes each here): Gettys, 99×59, has 96,560
+IMPLICATIONS = 1 << 22
 
 
 #: set (to anything but empty or 0) to run the Python logic instead of the compiled code,
@@ -433,6 +436,28 @@ class Search:
 
     def count_into(self, stats: Stats) -> None:
         count_work(self.work, stats)
+
+    def implications(self, board: Board, limit: int = IMPLICATIONS) -> Any:
+        """What probing ``board``'s open cells implies (:func:`.kernel.implications`): an
+        array of rows (a, b), "literal a implies literal b", a literal being 2 × cell + 1
+        for filled and 2 × cell for empty (cells row by row), b = -1 where a contradicts;
+        at most ``limit`` rows. Every solution satisfies them, so they may be added to a
+        CNF of ``board`` as binary clauses; its own search is not touched.
+
+        >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
+        >>> sorted(s.implications(Board(2, 2)).tolist())[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
+        [[0, 3], [0, 5]]
+        """
+        import numpy as np
+
+        k = self.kernel
+        out = np.empty((limit, 2), np.int64)
+        lines = len(self.counts)
+        n = k.implications(_grid(board), self.height, self.width, self.clues, self.starts,
+                           self.counts, np.zeros(lines, np.int64), np.zeros(lines, np.bool_),
+                           np.zeros(len(self.work), np.int64),
+                           k.scratch(self.height, self.width, self.counts), out)
+        return out[:n]
 
 
 def _grid(board: Board) -> Any:

@@ -751,6 +751,43 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
 
 
 @njit(cache=True, nogil=True)
+def implications(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
+                 queue: Any, queued: Any, work: Any, tmp: Any, out: Any) -> int:
+    """What each probe of ``g``'s open cells implies: for every open cell and value, the
+    cells its propagation fixes, as rows ``(a, b)`` of ``out`` meaning "a implies b", each
+    literal ``2 × cell + 1`` for filled and ``2 × cell`` for empty, and ``b`` = -1 when
+    ``a`` contradicts. Returns how many rows (at most ``len(out)``: the rest are left out).
+    ``g`` is left as it was; its line words are loaded here, and ``queued`` must be clear.
+    nonosolve gives the same binary clauses to its SAT solver ("probe clauses")."""
+    _load(g, tmp[WORDS], height, width)
+    cells = height * width
+    fixed = np.empty(cells + 1, np.int64)
+    values = np.empty(cells + 1, np.uint8)
+    n = 0
+    room = len(out)
+    for c in range(cells):
+        if g[c] != OPEN:
+            continue
+        for value in (FILLED, EMPTY):
+            k = _probe_one(g, height, width, clues, starts, counts, queue, queued, work, tmp,
+                           c, value, fixed, values)
+            a = 2 * c + (1 if value == FILLED else 0)
+            if k < 0:
+                if n < room:
+                    out[n, 0] = a
+                    out[n, 1] = -1
+                    n += 1
+                continue
+            for i in range(1, k):  # fixed[0] is c itself
+                if n == room:
+                    return n
+                out[n, 0] = a
+                out[n, 1] = 2 * fixed[i] + (1 if values[i] == FILLED else 0)
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
                  queue: Any, queued: Any, work: Any, tmp: Any) -> bool:
     """Line logic alone on the queued lines of ``g`` (no probing); False on a
