@@ -40,10 +40,13 @@ if TYPE_CHECKING:
     from ..logic.compiled import AnySearch
 
 #: the work the compiled search may spend before the SAT solver takes over, in cells of the
-#: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 100 million is about half a
-#: second on a 25×25 puzzle): chosen on tcga2015 once the search restarted,
-#: benchmarks/results/NOTES.md
-BUDGET = 100_000_000
+#: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 50 million is about a
+#: quarter of a second on a 25×25 puzzle), in black and white: chosen on tcga2015, taai2011
+#: and icga2023 once the SAT solver got probing's implications (against 100 million, each
+#: puzzle both ways in turn: 5–6 % less in all; benchmarks/results/NOTES.md)
+BUDGET = 50_000_000
+#: the same in colour, where the CNF has no implications (chosen with the colour search)
+COLOUR_BUDGET = 100_000_000
 #: how the SAT solver gets the lines: the order encoding's clauses about where blocks start
 #: take CaDiCaL to a first solution in a half of the automaton's time where logic leaves the
 #: puzzle open, which is every puzzle the compiled search hands over
@@ -56,7 +59,7 @@ CODE = LineCode.ORDER
 #: 36.6 s; the colour suite's sparse 30×30s and 45×45s: benchmarks/results/NOTES.md)
 KISSAT_CELLS = 1024
 #: the compiled search's budget where Kissat takes over after it (past KISSAT_CELLS open
-#: cells): on the 40×40s the search spent the whole of BUDGET, about 2.5 s, before it
+#: cells): on the 40×40s the search spent the whole of 100 million, about 2.5 s, before it
 #: handed over (benchmarks/results/NOTES.md)
 LARGE_BUDGET = 25_000_000
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
@@ -69,8 +72,9 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
               solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
               search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
     """From the presolved root: where the compiled engine probed it (black and white),
-    search on in compiled code for up to ``budget`` work (:data:`BUDGET`, or
-    :data:`LARGE_BUDGET` where Kissat follows, unless given; 0: none); then enumerate the
+    search on in compiled code for up to ``budget`` work (:data:`BUDGET`,
+    :data:`COLOUR_BUDGET` in colour, or :data:`LARGE_BUDGET` where Kissat follows, unless
+    given; 0: none); then enumerate the
     residual CNF's models, less the solutions already found. ``workers`` > 1 races that
     many differently set solvers (:func:`.solver.searches`) in child processes; the first
     to find a model goes on alone. ``search`` runs only that one of the racers' settings
@@ -83,7 +87,8 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     by_kissat = start.board is not None and _kissat_first(ctx, _choices(start.board), workers,
                                                           settings, solver)
     if budget is None:
-        budget = LARGE_BUDGET if by_kissat else BUDGET
+        budget = LARGE_BUDGET if by_kissat else \
+            BUDGET if ctx.puzzle.palette.black_and_white else COLOUR_BUDGET
     dfs = start.search
     res = None
     if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
