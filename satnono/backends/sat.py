@@ -118,6 +118,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         # what probing the root implies, as binary clauses (add_implications says why)
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(enc, dfs.implications(start.board))
+        deadline.check()  # a round of probing: Gettys 0.3 s
     if not found and limit != 0 and by_kissat:
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):

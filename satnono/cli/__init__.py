@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 
 from ..errors import Interrupted, SatnonoError
-from ..runtime.interrupt import caused_by_interrupt, swallowed_interrupts
+from ..runtime.interrupt import caused_by_interrupt, noting_interrupt, swallowed_interrupts
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
         # the command loads what it needs) is raised again, not lost with a traceback
         with swallowed_interrupts():
             if restore_interrupt:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.signal(signal.SIGINT, noting_interrupt)
             return _run(argv)
     except SatnonoError as exc:
         say(f"satnono: {exc}")

@@ -59,10 +59,26 @@ def swallowed_interrupts() -> Iterator[list[BaseException]]:
             signal.signal(signal.SIGALRM, alarm)
 
 
+_heard: list[bool] = []
+
+
+def noting_interrupt(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C handler (KeyboardInterrupt), noting that one came: a compiled
+    extension interrupted while it loads may drop the KeyboardInterrupt and report an
+    error of its own with nothing to show what caused it (NumPy's C part, loading the
+    ``datetime`` capsule: "PyCapsule_Import could not import module"), which
+    :func:`caused_by_interrupt` then still recognises."""
+    _heard.append(True)
+    signal.default_int_handler(signum, frame)
+
+
 def caused_by_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` is a Ctrl-C, or an error that one caused: an interrupted
     ``__set_name__`` is re-raised as a RuntimeError, an interrupted compiled extension's
-    load (OR-Tools') as an ImportError."""
+    load (OR-Tools') as an ImportError; or whether a Ctrl-C came at all
+    (:func:`noting_interrupt`), for an extension that lost it."""
+    if _heard:
+        return True
     seen: set[int] = set()
     at: BaseException | None = exc
     while at is not None and id(at) not in seen:

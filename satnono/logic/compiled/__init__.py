@@ -230,6 +230,7 @@ def _warm() -> None:
     s.lines_only()
     for _ in s.solutions(limit=None):
         pass
+    s.implications(Board(1, 1))  # else compiled at its first use, past a time limit
 
 
 def _colour_warm() -> Puzzle:
