@@ -33,7 +33,9 @@ def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
     arr = np.array(list(clue) or [0], np.int64)
     if not wide:
         words = [np.zeros(k + 2, np.uint64) for _ in range(4)]
-        ok, e, f = kernel.narrow64(arr, k, n, np.uint64(may_empty), np.uint64(may_fill),
+        # the clue read from the middle of the flat array of all clues, as the kernel does
+        flat = np.array([9, 9, 9] + list(clue) + [9], np.int64)
+        ok, e, f = kernel.narrow64(flat, 3, k, n, np.uint64(may_empty), np.uint64(may_fill),
                                    *words)
         return (int(e), int(f)) if ok else None
     nw = n // 64 + 1

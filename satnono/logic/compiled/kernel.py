@@ -30,6 +30,11 @@ The search is resumable: its whole state (the stack of grids, each level's branc
 the value still to try) lives in arrays the caller keeps, and :func:`search` returns after
 each solution and after a slice of work, so the caller looks at the clock and at Ctrl-C
 between slices, and a budget can hand the puzzle over to a SAT solver.
+
+The functions the search runs millions of times are compiled without Numba's reference
+counting (:func:`.shared.hot`): they allocate nothing, and every array they see belongs to
+the caller for the whole call, so the count on each array handed down or sliced was pure
+cost — an atomic add and subtract, more than half the search's time.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit, uint64
+
+from .shared import hot
 
 EMPTY = 1
 FILLED = 2
@@ -75,6 +82,9 @@ SAVED_SCORE = 3
 # the scratch arrays of :func:`scratch` that are used by name: the trail of cells fixed by
 # the last propagation and its length, the lines it solved (bits), and the line words
 TRAIL, TRAIL_LEN, TOUCHED, WORDS = 5, 6, 7, 8
+# ... and the cells and values each of a probe's two propagations fixed, and the values
+# the first gave, by cell (left all 0 between probes)
+PROBED, SEEN = slice(14, 18), 18
 #: from the third run on each branching score is multiplied by 1 + NOISE × a random number
 #: in [0, 1) (nonosolve's choice)
 NOISE = 0.5
@@ -123,8 +133,8 @@ def _reverse(x: Any, n: int) -> Any:
     return x >> uint64(64 - n)
 
 
-@njit(cache=True, nogil=True)
-def _forward(clue: Any, k: int, step: int, n: int, can_empty: Any, can_fill: Any,
+@hot
+def _forward(clue: Any, c0: int, k: int, step: int, n: int, can_empty: Any, can_fill: Any,
              starts: Any, free: Any) -> bool:
     """Left to right (``step`` 1) or right to left over the clue: ``starts[j]`` the
     positions where block j may start after blocks 0..j-1, ``free[j]`` the positions
@@ -135,7 +145,7 @@ def _forward(clue: Any, k: int, step: int, n: int, can_empty: Any, can_fill: Any
     ready = ((blockers - (one & can_empty)) ^ blockers) | one
     free[0] = ready
     for jj in range(k):
-        b = clue[jj] if step > 0 else clue[k - 1 - jj]
+        b = clue[c0 + jj] if step > 0 else clue[c0 + k - 1 - jj]
         s = ready & _windows(can_fill, b)
         if s == 0:
             return False
@@ -147,21 +157,22 @@ def _forward(clue: Any, k: int, step: int, n: int, can_empty: Any, can_fill: Any
     return bool((free[k] >> uint64(n)) & one != 0)
 
 
-@njit(cache=True, nogil=True)
-def narrow64(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any, ff: Any,
-             bs: Any, bf: Any) -> tuple[bool, Any, Any]:
+@hot
+def narrow64(clue: Any, c0: int, k: int, n: int, can_empty: Any, can_fill: Any, fs: Any,
+             ff: Any, bs: Any, bf: Any) -> tuple[bool, Any, Any]:
     """The bit-parallel line solver for lines of up to 63 cells:
     :func:`satnono.logic.line.narrow` on machine words (bit i is
     cell i; a subtraction's borrow runs over each stretch of may-be-empty cells)."""
-    if not _forward(clue, k, 1, n, can_empty, can_fill, fs, ff):
+    if not _forward(clue, c0, k, 1, n, can_empty, can_fill, fs, ff):
         return False, uint64(0), uint64(0)
-    if not _forward(clue, k, -1, n, _reverse(can_empty, n), _reverse(can_fill, n), bs, bf):
+    if not _forward(clue, c0, k, -1, n, _reverse(can_empty, n), _reverse(can_fill, n), bs,
+                    bf):
         return False, uint64(0), uint64(0)
     one = uint64(1)
     full = (one << uint64(n)) - one
     may_fill = uint64(0)
     for j in range(k):
-        b = clue[j]
+        b = clue[c0 + j]
         s = fs[j] & (_reverse(bs[k - 1 - j], n) >> uint64(b - 1))
         may_fill |= _smear(s, b)
     may_empty = uint64(0)
@@ -315,7 +326,7 @@ def _forward_w(clue: Any, k: int, step: int, n: int, nw: int, can_empty: Any,
     return bool((free[k, n >> 6] >> uint64(n & 63)) & uint64(1) != 0)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def narrow_wide(clue: Any, k: int, n: int, can_empty: Any, can_fill: Any, sweep: Any,
                 wt: Any) -> bool:
     """The bit-parallel line solver for a line of any length, the same answer as
@@ -375,7 +386,27 @@ def scratch(height: int, width: int, counts: Any) -> Any:
             np.zeros((2, height + width), np.uint64), np.full(CACHE, -1, np.int64),
             np.zeros((CACHE, 4), np.uint64),
             np.zeros((4, kmax + 2, nw), np.uint64), np.zeros((12, nw), np.uint64),
-            np.zeros((CACHE_WIDE if size > 63 else 1, 1 + 4 * nw), np.uint64))
+            np.zeros((CACHE_WIDE if size > 63 else 1, 1 + 4 * nw), np.uint64),
+            np.empty(height * width + 1, np.int64), np.empty(height * width + 1, np.uint8),
+            np.empty(height * width + 1, np.int64), np.empty(height * width + 1, np.uint8),
+            np.zeros(height * width, np.uint8))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copy(dst: Any, src: Any) -> None:
+    """``dst[:] = src`` for arrays known not to overlap, as a loop: the slice assignment
+    needs the reference-counted runtime (for a copy in case they overlap), which the hot
+    functions here go without."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copy2(dst: Any, src: Any) -> None:
+    """:func:`_copy` for two-dimensional arrays."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
 
 
 _DEBRUIJN = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59,
@@ -409,7 +440,7 @@ def _put(g: Any, may: Any, height: int, width: int, r: int, c: int, value: int) 
         may[1, line] = (may[1, line] & ~bit) | (bit if value & FILLED else uint64(0))
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _load(g: Any, may: Any, height: int, width: int) -> None:
     """Every line's words from the grid (:func:`_put`)."""
     may[:, :] = 0
@@ -441,7 +472,7 @@ def _change(g: Any, may: Any, height: int, width: int, r: int, c: int, value: in
     return (tail + 1) % lines, 1
 
 
-@njit(cache=True, nogil=True)
+@hot
 def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
               queue: Any, queued: Any, work: Any, tmp: Any) -> bool:
     """Solve the queued lines (``queued[line]`` set; rows are lines 0..height-1, columns
@@ -450,7 +481,7 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
     ``tmp`` is :func:`scratch`'s: the cells changed go on its trail, the lines solved into
     its ``touched`` bits (added to, not cleared), and the line words (:func:`_put`) must
     match ``g``."""
-    cells, fs, ff, bs, bf, trail, top, touched, may, cline, centry, sweep, wt, wcache = tmp
+    cells, fs, ff, bs, bf, trail, top, touched, may, cline, centry, sweep, wt, wcache = tmp[:14]
     mask = uint64(CACHE - 1)
     top[0] = 0  # the trail: each cell this call changes, once (only open cells change)
     lines = height + width
@@ -477,7 +508,7 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
         else:
             n, base, step = height, line - height, width
         work[LINES] += 1
-        clue = clues[starts[line]:]
+        c0 = starts[line]
         k = counts[line]
         if n <= 63:
             work[COST] += n
@@ -486,19 +517,19 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
             h = (uint64(line + 1) * uint64(0x9E3779B97F4A7C15)
                  ^ can_empty * uint64(0xBF58476D1CE4E5B9) ^ can_fill * uint64(0x94D049BB133111EB))
             slot = np.int64((h ^ (h >> uint64(29))) & mask)
-            entry = centry[slot]
-            if cline[slot] >> 1 == line and entry[0] == can_empty and entry[1] == can_fill:
+            if (cline[slot] >> 1 == line and centry[slot, 0] == can_empty
+                    and centry[slot, 1] == can_fill):
                 good = cline[slot] & 1 == 1
-                may_empty = entry[2]
-                may_fill = entry[3]
+                may_empty = centry[slot, 2]
+                may_fill = centry[slot, 3]
             else:
-                good, may_empty, may_fill = narrow64(clue, k, n, can_empty, can_fill,
+                good, may_empty, may_fill = narrow64(clues, c0, k, n, can_empty, can_fill,
                                                      fs, ff, bs, bf)
                 cline[slot] = 2 * line + (1 if good else 0)
-                entry[0] = can_empty
-                entry[1] = can_fill
-                entry[2] = may_empty
-                entry[3] = may_fill
+                centry[slot, 0] = can_empty
+                centry[slot, 1] = can_fill
+                centry[slot, 2] = may_empty
+                centry[slot, 3] = may_fill
             if not good:
                 ok = False
                 continue
@@ -554,7 +585,7 @@ def propagate(g: Any, height: int, width: int, clues: Any, starts: Any, counts: 
                 may_empty_w[i] = went[1 + 2 * nw + i]
                 may_fill_w[i] = went[1 + 3 * nw + i]
         else:
-            good = narrow_wide(clue, k, n, wide_empty, wide_fill, sweep, wt)
+            good = narrow_wide(clues[c0:], k, n, wide_empty, wide_fill, sweep, wt)
             went[0] = uint64(2 * (line + 1) + (1 if good else 0))
             for i in range(nw):
                 went[1 + i] = wide_empty[i]
@@ -594,7 +625,7 @@ def _mark(memo: Any, height: int, width: int, cell: int) -> None:
     lstamp[height + cell % width] = clock[0] + 1
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _stamp(memo: Any, tmp: Any, height: int, width: int) -> None:
     """A new stamp for the lines the last propagation changed (and those marked since the
     last stamp): every probe that solved one of them must run again."""
@@ -631,7 +662,7 @@ def unchanged_since(lines: Any, changed: Any, when: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _settle(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
             queue: Any, queued: Any, work: Any, tmp: Any, memo: Any, cell: int,
             value: int) -> bool:
@@ -644,7 +675,7 @@ def _settle(g: Any, height: int, width: int, clues: Any, starts: Any, counts: An
     return ok
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _probe_one(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
                queue: Any, queued: Any, work: Any, tmp: Any, c: int, value: int,
                cells_out: Any, values_out: Any) -> int:
@@ -671,7 +702,7 @@ def _probe_one(g: Any, height: int, width: int, clues: Any, starts: Any, counts:
     return n + 1 if ok else -1
 
 
-@njit(cache=True, nogil=True)
+@hot
 def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
           queue: Any, queued: Any, work: Any, tmp: Any, memo: Any, score: Any, stop: int,
           at: Any) -> int:
@@ -688,11 +719,8 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
     pstamp, ptouched, clock = memo[PROBED_AT], memo[PROBE_LINES], memo[CLOCK]
     touched = tmp[TOUCHED]
     cells = height * width
-    c1 = np.empty(cells + 1, np.int64)
-    v1 = np.empty(cells + 1, np.uint8)
-    c0 = np.empty(cells + 1, np.int64)
-    v0 = np.empty(cells + 1, np.uint8)
-    seen = np.zeros(cells, np.uint8)  # the value the filling probe gave, 0 for none
+    c1, v1, c0, v0 = tmp[PROBED]
+    seen = tmp[SEEN]  # the value the filling probe gave, 0 for none (left all 0)
     while at[1] < cells:
         c = at[0]
         if g[c] != OPEN:
@@ -723,7 +751,7 @@ def probe(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
             score[c] = 0
             continue
         pstamp[c] = clock[0]
-        ptouched[c, :] = touched
+        _copy(ptouched[c], touched)
         # what both agree on: a cell changed by both probes to the same value
         for i in range(n1):
             seen[c1[i]] = v1[i]
@@ -787,7 +815,7 @@ def implications(g: Any, height: int, width: int, clues: Any, starts: Any, count
     return n
 
 
-@njit(cache=True, nogil=True)
+@hot
 def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, counts: Any,
                  queue: Any, queued: Any, work: Any, tmp: Any) -> bool:
     """Line logic alone on the queued lines of ``g`` (no probing); False on a
@@ -796,7 +824,7 @@ def settle_lines(g: Any, height: int, width: int, clues: Any, starts: Any, count
     return propagate(g, height, width, clues, starts, counts, queue, queued, work, tmp)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: int,
            clues: Any, starts: Any, counts: Any, queue: Any, queued: Any, work: Any,
            score: Any, solution: Any, budget: int, memo: Any, saved: Any, tmp: Any) -> int:
@@ -876,7 +904,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                             best = c
                             break
                 if best < 0:  # solved
-                    solution[:] = g
+                    _copy(solution, g)
                     if not _backtrack(stack, branch, other, state, height, width, queued,
                                       memo, score, saved):
                         state[LEVEL] = -1
@@ -885,7 +913,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
                 branch[d] = best
                 other[d] = FILLED + EMPTY - first
                 _keep(memo, score, saved, d)
-                stack[d + 1, :] = g
+                _copy(stack[d + 1], g)
                 stack[d + 1, best] = first
                 _queue_cell(queued, height, width, best)
                 _mark(memo, height, width, best)
@@ -901,7 +929,7 @@ def search(stack: Any, branch: Any, other: Any, state: Any, height: int, width: 
             return SLICE
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _luby(i: int) -> int:
     """The i-th term (from 0) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …"""
     size = 1
@@ -932,10 +960,10 @@ def _keep(memo: Any, score: Any, saved: Any, d: int) -> None:
     """Level d is about to branch: keep what its probes were, with its scores, for when
     the search comes back to it (if there is room for that level)."""
     if d < saved[PROBED_AT].shape[0]:
-        saved[PROBED_AT][d, :] = memo[PROBED_AT]
-        saved[PROBE_LINES][d, :, :] = memo[PROBE_LINES]
-        saved[LINE_CHANGED][d, :] = memo[LINE_CHANGED]
-        saved[SAVED_SCORE][d, :] = score
+        _copy(saved[PROBED_AT][d], memo[PROBED_AT])
+        _copy2(saved[PROBE_LINES][d], memo[PROBE_LINES])
+        _copy(saved[LINE_CHANGED][d], memo[LINE_CHANGED])
+        _copy(saved[SAVED_SCORE][d], score)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -943,15 +971,15 @@ def _recall(memo: Any, score: Any, saved: Any, d: int) -> None:
     """Back at level d (its other value, or the root after a restart): what :func:`_keep`
     kept; without room for that level, every cell is probed again."""
     if d < saved[PROBED_AT].shape[0]:
-        memo[PROBED_AT][:] = saved[PROBED_AT][d]
-        memo[PROBE_LINES][:, :] = saved[PROBE_LINES][d]
-        memo[LINE_CHANGED][:] = saved[LINE_CHANGED][d]
-        score[:] = saved[SAVED_SCORE][d]
+        _copy(memo[PROBED_AT], saved[PROBED_AT][d])
+        _copy2(memo[PROBE_LINES], saved[PROBE_LINES][d])
+        _copy(memo[LINE_CHANGED], saved[LINE_CHANGED][d])
+        _copy(score, saved[SAVED_SCORE][d])
     else:
         memo[PROBED_AT][:] = 0
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, width: int,
                queued: Any, memo: Any, score: Any, saved: Any) -> bool:
     """Go up to the deepest level with a value still to try and set up its child, with
@@ -962,7 +990,7 @@ def _backtrack(stack: Any, branch: Any, other: Any, state: Any, height: int, wid
         if v:
             other[d] = 0
             c = branch[d]
-            stack[d + 1, :] = stack[d]
+            _copy(stack[d + 1], stack[d])
             stack[d + 1, c] = v
             _queue_cell(queued, height, width, c)
             _recall(memo, score, saved, d)
