@@ -1,30 +1,15 @@
-"""What the black-and-white and the colour compiled searches share: how their hot functions
-are compiled, and on the Python side the stream of solutions a search gives slice by slice,
-its work counters, a grid's rows as masks."""
+"""What the black-and-white and the colour compiled searches share on the Python side: the
+stream of solutions a search gives slice by slice, its work counters, a grid's rows as
+masks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator
+from typing import Any
 
 from ...model.solution import Solution
 from ...runtime.deadline import Deadline
 from ..context import Stats
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def hot(fn: F) -> F:
-    """Compile a function a search runs millions of times: cached, without the interpreter's
-    lock, and without Numba's reference counting (``_nrt=False``, the switch behind its
-    ``nrt`` option). Such a function may not allocate an array or copy one by slice
-    assignment (a loop does); every array it sees is its caller's for the whole call.
-    Otherwise each array handed to a call or sliced costs an atomic increment and
-    decrement: on tcga2015's slowest puzzles that was 60 % of the search's time (136
-    against 55 ns a line solve)."""
-    from numba import njit
-
-    return cast(F, njit(cache=True, nogil=True, _nrt=False)(fn))  # type: ignore[call-overload]
 
 
 def stream(search: Any, limit: int | None, budget: int | None, deadline: Deadline,
