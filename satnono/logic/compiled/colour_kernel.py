@@ -40,7 +40,7 @@ from .kernel import LINES as LINES
 from .kernel import NODES as NODES
 from .kernel import ROOT as ROOT
 from .kernel import SLICE as SLICE
-from .kernel import _reverse, _smear, _windows, unchanged_since
+from .kernel import _copy, _reverse, _smear, _windows, hot, unchanged_since
 
 # the search's ``state``, by name: the level; its phase (NEW a node to propagate, PROBING
 # its probing under way, BRANCH the next colour of its branch cell to try, BACK back to
@@ -50,7 +50,7 @@ LEVEL, PHASE, PROBE_CELL, PROBE_QUIET, TICK = range(5)
 NEW, PROBING, BRANCH, BACK = 1, 2, 3, 4
 # the scratch arrays of :func:`scratch`, by name
 (FW, BW, RUN, DIFF, OUT, QUEUE, QUEUED, QSTATE, TRAIL_CELL, TRAIL_OLD, TRAIL_LEN, COUNT,
- UNION, STAMP, SEEN, WORDS, MASKS) = range(17)
+ UNION, STAMP, SEEN, WORDS, MASKS, PROBE_BITS) = range(18)
 # what probing remembers (:func:`memory`; nonosolve's rule, as :func:`.kernel.probe` has
 # it): when each cell's probes last ran and changed nothing, in which node (its id and
 # level) and which lines they solved (bits); when each line last changed; each level's node
@@ -72,7 +72,7 @@ def scratch(height: int, width: int, counts: Any, colours: int) -> tuple[Any, ..
             np.zeros(cells * (colours + 2), np.int64), np.zeros(1, np.int64),
             np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
             np.zeros(cells, np.int64), np.zeros((4, k + 2), np.uint64),
-            np.zeros((3, colours + 1), np.uint64))
+            np.zeros((3, colours + 1), np.uint64), np.zeros((lines + 63) // 64, np.uint64))
 
 
 def memory(height: int, width: int) -> tuple[Any, ...]:
@@ -84,7 +84,7 @@ def memory(height: int, width: int) -> tuple[Any, ...]:
             np.zeros(cells + 2, np.int64), np.ones(2, np.int64))
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _forward64(sizes: Any, cols: Any, s0: int, k: int, step: int, n: int, may: Any,
                starts: Any, free: Any) -> bool:
     """:func:`satnono.logic.line._forward_colour` on a machine word (lines of up to 63
@@ -114,7 +114,7 @@ def _forward64(sizes: Any, cols: Any, s0: int, k: int, step: int, n: int, may: A
     return bool((free[k] >> uint64(n)) & one != 0)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _line64(g: Any, base: int, step: int, n: int, sizes: Any, cols: Any, s0: int, k: int,
             colours: int, tmp: Any) -> int:
     """:func:`satnono.logic.line.narrow_colour` on machine words for a line of up to 63
@@ -155,7 +155,7 @@ def _line64(g: Any, base: int, step: int, n: int, sizes: Any, cols: Any, s0: int
     return n
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _line(g: Any, line: int, height: int, width: int, sizes: Any, cols: Any, starts: Any,
           counts: Any, colours: int, tmp: Any) -> int:
     """Narrow ``line``'s cells into ``tmp[OUT]``; returns the line's length, or -1 when no
@@ -284,7 +284,7 @@ def _push_cell(cell: int, height: int, width: int, tmp: Any) -> None:
     _push(height + cell % width, tmp)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _clear(tmp: Any) -> None:
     queue, queued, qs = tmp[QUEUE], tmp[QUEUED], tmp[QSTATE]
     lines = queue.shape[0]
@@ -294,7 +294,7 @@ def _clear(tmp: Any) -> None:
         qs[1] -= 1
 
 
-@njit(cache=True, nogil=True)
+@hot
 def propagate(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any,
               counts: Any, colours: int, work: Any, tmp: Any) -> bool:
     """Solve the queued lines until none is left (False: a contradiction, the queue
@@ -333,7 +333,7 @@ def propagate(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: An
     return True
 
 
-@njit(cache=True, nogil=True)
+@hot
 def settle_lines(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any,
                  counts: Any, colours: int, work: Any, tmp: Any) -> bool:
     """Line logic over every line to a fixpoint."""
@@ -351,7 +351,7 @@ def _changed(cell: int, height: int, width: int, memo: Any) -> None:
     memo[LINE_CHANGED][height + cell % width] = at
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _trail_changed(height: int, width: int, tmp: Any, memo: Any) -> None:
     """The cells on the trail changed for good (a node's propagation, or probing's)."""
     tc, tl = tmp[TRAIL_CELL], tmp[TRAIL_LEN]
@@ -368,7 +368,7 @@ def _touch(cell: int, height: int, width: int, lines: Any) -> None:
     lines[col >> 6] |= uint64(1) << uint64(col & 63)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _still_valid(c: int, level: int, memo: Any) -> bool:
     """Whether cell ``c``'s last probes would give the same again: they ran in this node or
     one above it on the current path, and none of the lines they solved has changed since
@@ -380,7 +380,7 @@ def _still_valid(c: int, level: int, memo: Any) -> bool:
     return unchanged_since(memo[PROBE_LINES][c], memo[LINE_CHANGED], when)
 
 
-@njit(cache=True, nogil=True)
+@hot
 def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, counts: Any,
           colours: int, work: Any, tmp: Any, state: Any, score: Any, end: int,
           memo: Any) -> int:
@@ -394,8 +394,7 @@ def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, c
     count, union, stamp, seen = tmp[COUNT], tmp[UNION], tmp[STAMP], tmp[SEEN]
     level = state[LEVEL]
     probe_lines = memo[PROBE_LINES]
-    words = probe_lines.shape[1]
-    lines = np.zeros(words, np.uint64)
+    lines = tmp[PROBE_BITS]  # the lines the cell's probes solved
     while state[PROBE_QUIET] < cells:
         if work[COST] >= end:
             return 2
@@ -473,7 +472,7 @@ def probe(g: Any, height: int, width: int, sizes: Any, cols: Any, starts: Any, c
             memo[PROBED_AT][c] = memo[CLOCKS][0]
             memo[PROBED_NODE][c] = memo[PATH][level]
             memo[PROBED_LEVEL][c] = level
-            probe_lines[c, :] = lines
+            _copy(probe_lines[c], lines)
     return 1
 
 
@@ -488,7 +487,7 @@ def _failed(level: int, state: Any, work: Any) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@hot
 def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: int,
            sizes: Any, cols: Any, starts: Any, counts: Any, colours: int, work: Any,
            tmp: Any, score: Any, solution: Any, end: int, memo: Any) -> int:
@@ -546,7 +545,7 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
                     top = score[c]
                     best = c
             if best < 0:
-                solution[:] = g
+                _copy(solution, g)
                 state[PHASE] = BACK
                 if level == 0:
                     work[ROOT] = 1
@@ -580,7 +579,7 @@ def search(stack: Any, branch: Any, tried: Any, state: Any, height: int, width: 
         if level + 1 >= stack.shape[0]:
             tried[level] ^= b
             return GROW
-        stack[level + 1][:] = stack[level]
+        _copy(stack[level + 1], stack[level])
         stack[level + 1][c] = b
         state[LEVEL] = level + 1
         state[PHASE] = NEW

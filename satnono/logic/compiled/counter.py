@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numba import njit, uint64
 
-from .kernel import EMPTY, FILLED, NODES, OPEN, WORDS, _load, _settle, probe, propagate
+from .kernel import EMPTY, FILLED, NODES, OPEN, WORDS, _load, _settle, hot, probe, propagate
 
 #: what :func:`count` returns instead of a count: the count passed 2^63 - 1
 OVERFLOW = -1
@@ -29,7 +29,7 @@ _MAX = np.int64(0x7FFFFFFFFFFFFFFF)
 HITS = 5
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _extents(g: Any, base: int, step: int, n: int, clue: Any, k: int, ext: Any) -> None:
     """Leftmost and rightmost start of each block of the line (``ext[2]``, ``ext[3]``)
     among the line's solutions that fit its known cells; the line is consistent (a fixpoint
@@ -101,7 +101,7 @@ def _find(parent: Any, c: int) -> int:
     return c
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _reach(g: Any, line: int, height: int, width: int, clues: Any, starts: Any,
            counts: Any, ext: Any) -> tuple[int, int, int]:
     """How many of ``line``'s blocks can reach each of its cells (``ext[9][p]``; 0: the
@@ -125,7 +125,7 @@ def _reach(g: Any, line: int, height: int, width: int, clues: Any, starts: Any,
     return n, base, step
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _parts(g: Any, opens: Any, height: int, width: int, clues: Any, starts: Any,
            counts: Any, ext: Any, parent: Any, order: Any) -> int:
     """Split the open cells ``opens`` into independent parts: ``order`` gets them part by
@@ -195,7 +195,7 @@ def _mix(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
     return a, b
 
 
-@njit(cache=True, nogil=True)
+@hot
 def _key(g: Any, part: Any, height: int, width: int, clues: Any, starts: Any,
          counts: Any, ext: Any) -> tuple[Any, Any]:
     """Two 64-bit hashes of what a part's count depends on and nothing else: each
