@@ -40,11 +40,13 @@ if TYPE_CHECKING:
     from ..logic.compiled import AnySearch
 
 #: the work the compiled search may spend before the SAT solver takes over, in cells of the
-#: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 50 million is about a
-#: quarter of a second on a 25×25 puzzle), in black and white: chosen on tcga2015, taai2011
-#: and icga2023 once the SAT solver got probing's implications (against 100 million, each
-#: puzzle both ways in turn: 5–6 % less in all; benchmarks/results/NOTES.md)
-BUDGET = 50_000_000
+#: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 200 million is about half a
+#: second on a 25×25 puzzle), in black and white: chosen on tcga2015, taai2011 and icga2023
+#: once the search ran without reference counting, each puzzle with every budget in turn in
+#: one process (tcga2015: 73.0 s at 50 million, 66.3 at 100, 62.6 at 200, 67.3 at 400;
+#: taai2011 76.5 at 50, 69.8 at 200; 100–300 million level on taai2011 and icga2023:
+#: benchmarks/results/NOTES.md)
+BUDGET = 200_000_000
 #: the same in colour, where the CNF has no implications (chosen with the colour search)
 COLOUR_BUDGET = 100_000_000
 #: how the SAT solver gets the lines: the order encoding's clauses about where blocks start
