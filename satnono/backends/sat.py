@@ -62,7 +62,8 @@ CODE = LineCode.ORDER
 KISSAT_CELLS = 1024
 #: the compiled search's budget where Kissat takes over after it (past KISSAT_CELLS open
 #: cells): on the 40×40s the search spent the whole of 100 million, about 2.5 s, before it
-#: handed over (benchmarks/results/NOTES.md)
+#: handed over; with the faster search 150 million settles two more orientations of Sierp
+#: but costs every other large run 0.1–0.3 s (benchmarks/results/NOTES.md)
 LARGE_BUDGET = 25_000_000
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
 #: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
