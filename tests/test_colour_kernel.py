@@ -27,9 +27,11 @@ from .conftest import (
 from .test_colour import _colour_line_case, mismatched, palette, wide_palette
 
 
-def _kernel_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None:
+def _kernel_line(blocks, n: int, may: tuple[int, ...], wide: bool = False
+                 ) -> tuple[int, ...] | None:
     """The kernel's colour line solver on one row of n cells: per colour, the cells that
-    may take it (as ``narrow_colour`` answers), or None for a contradiction."""
+    may take it (as ``narrow_colour`` answers), or None for a contradiction. ``wide``: on
+    several words a colour whatever the length (the solver of lines past 63 cells)."""
     colours = len(may) - 1
     counts = np.array([len(blocks)] + [0] * n, np.int64)
     starts = np.zeros(n + 1, np.int64)
@@ -39,10 +41,9 @@ def _kernel_line(blocks, n: int, may: tuple[int, ...]) -> tuple[int, ...] | None
                   for p in range(n)], np.int64)
     tmp = ck.scratch(1, n, counts, colours)
     # garbage in the scratch arrays: only what the solver writes may count
-    tmp[ck.RUN][:] = 7
-    tmp[ck.FW][:] = True
-    tmp[ck.BW][:] = True
-    out = ck.narrow(g, 0, 1, n, sizes, cols, starts, counts, colours, tmp)
+    for garbage in (ck.SWEEP, ck.WIDE_MASKS, ck.WIDE_TMP, ck.WORDS, ck.MASKS):
+        tmp[garbage][:] = 0x5A5A5A5A5A5A5A5A
+    out = ck.narrow(g, 0, 1, n, sizes, cols, starts, counts, colours, tmp, wide)
     if len(out) == 0:
         return None
     return tuple(sum(1 << p for p in range(n) if out[p] >> k & 1) for k in range(colours + 1))
@@ -66,22 +67,26 @@ def _line_case(rng: random.Random, max_n: int):
 
 
 @settings(max_examples=examples(1500), deadline=None)
-@given(st.integers(0, 2**32))
-def test_the_colour_line_solver_equals_brute_force(seed):
+@given(st.integers(0, 2**32), st.booleans())
+def test_the_colour_line_solver_equals_brute_force(seed, wide):
     blocks, n, may = _line_case(random.Random(seed), 12)
-    assert _kernel_line(blocks, n, may) == _brute_line(blocks, n, may)
+    assert _kernel_line(blocks, n, may, wide) == _brute_line(blocks, n, may)
 
 
-@pytest.mark.parametrize("n", [1, 20, 63, 64, 99, 200])
+@pytest.mark.parametrize("n", [1, 20, 63, 64, 65, 99, 127, 128, 129, 200, 300])
 def test_the_colour_line_solver_agrees_with_the_python_one_on_long_lines(n):
     """Past brute force's reach, against the Python colour solver (itself held to brute
-    force in test_colour.py)."""
+    force in test_colour.py): lines across one, two and several word boundaries, both
+    kernel solvers where both apply."""
     rng = random.Random(n)
     for _ in range(examples(300)):
         blocks, n2, may = _line_case(rng, n)
         if any(not any(m >> p & 1 for m in may) for p in range(n2)):
             continue  # an empty cell: the Python solver is never asked that
-        assert _kernel_line(blocks, n2, may) == narrow_colour(blocks, n2, may), (blocks, n2)
+        want = narrow_colour(blocks, n2, may)
+        assert _kernel_line(blocks, n2, may, wide=True) == want, (blocks, n2)
+        if n2 <= 63:
+            assert _kernel_line(blocks, n2, may) == want, (blocks, n2)
 
 
 def _solutions(puzzle: Puzzle, limit: int | None = None, budget: int | None = None

@@ -28,7 +28,7 @@ from .shared import count_work, masks, stream
 #: block colours the compiled colour logic takes (a cell's colours are one machine word)
 MAX_COLOURS = 62
 #: work between two looks at the clock, in cells of the lines solved times one more than
-#: their blocks (the dynamic programme's cost): a few milliseconds
+#: their blocks (the unit the colour budget was chosen in): a few milliseconds
 SLICE = 250_000
 #: levels the search stack starts with; it doubles when the search goes deeper
 LEVELS = 64

@@ -7,11 +7,10 @@ colours it may still take: bit 0 the background, bit c block colour c (so up to 
 colours; a cell of one bit is decided, 0 is a contradiction). Clues are two flat arrays
 (block lengths, block colours) with each line's start and length, rows first, then columns.
 
-The line solver is the Python colour solver's (:func:`satnono.logic.line.narrow_colour`):
-for a line of up to 63 cells on machine words, one word per colour (a subtraction's borrow
-runs over each stretch of cells that may be background, as in black and white), three to
-five times faster than the dynamic programme over (blocks placed, cells used) that longer
-lines take (O(n·k), reachable forwards and backwards). Two blocks of the same colour need a
+The line solver is the Python colour solver's (:func:`satnono.logic.line.narrow_colour`)
+on machine words, one word per colour for a line of up to 63 cells and several past that
+(a subtraction's borrow runs over each stretch of cells that may be background, as in black
+and white, across words with :mod:`.kernel`'s word operations). Two blocks of the same colour need a
 background cell between them, blocks of different colours may touch; each cell keeps the
 colours some placement consistent with the line gives it. Probing tries each colour a cell
 may take, rules out those whose propagation contradicts, and narrows every cell that all
@@ -40,7 +39,21 @@ from .kernel import LINES as LINES
 from .kernel import NODES as NODES
 from .kernel import ROOT as ROOT
 from .kernel import SLICE as SLICE
-from .kernel import _copy, _reverse, _smear, _windows, hot, unchanged_since
+from .kernel import (
+    _copy,
+    _low,
+    _reverse,
+    _reverse_w,
+    _runs,
+    _shl,
+    _shr,
+    _smear,
+    _smear_w,
+    _windows,
+    _windows_w,
+    hot,
+    unchanged_since,
+)
 
 # the search's ``state``, by name: the level; its phase (NEW a node to propagate, PROBING
 # its probing under way, BRANCH the next colour of its branch cell to try, BACK back to
@@ -49,8 +62,8 @@ from .kernel import _copy, _reverse, _smear, _windows, hot, unchanged_since
 LEVEL, PHASE, PROBE_CELL, PROBE_QUIET, TICK = range(5)
 NEW, PROBING, BRANCH, BACK = 1, 2, 3, 4
 # the scratch arrays of :func:`scratch`, by name
-(FW, BW, RUN, DIFF, OUT, QUEUE, QUEUED, QSTATE, TRAIL_CELL, TRAIL_OLD, TRAIL_LEN, COUNT,
- UNION, STAMP, SEEN, WORDS, MASKS, PROBE_BITS) = range(18)
+(SWEEP, WIDE_MASKS, WIDE_TMP, OUT, QUEUE, QUEUED, QSTATE, TRAIL_CELL, TRAIL_OLD, TRAIL_LEN,
+ COUNT, UNION, STAMP, SEEN, WORDS, MASKS, PROBE_BITS) = range(17)
 # what probing remembers (:func:`memory`; nonosolve's rule, as :func:`.kernel.probe` has
 # it): when each cell's probes last ran and changed nothing, in which node (its id and
 # level) and which lines they solved (bits); when each line last changed; each level's node
@@ -63,11 +76,12 @@ def scratch(height: int, width: int, counts: Any, colours: int) -> tuple[Any, ..
     """The work arrays of a search (allocated once per puzzle)."""
     n = max(height, width)
     k = int(counts.max()) if len(counts) else 0
+    nw = n // 64 + 1  # words a line and its end marker take past 63 cells
     cells = height * width
     lines = height + width
-    return (np.zeros((k + 2, n + 2), np.bool_), np.zeros((k + 2, n + 2), np.bool_),
-            np.zeros((colours + 1, n + 1), np.int64), np.zeros(n + 2, np.int64),
-            np.zeros(n + 1, np.int64), np.zeros(lines, np.int64), np.zeros(lines, np.bool_),
+    return (np.zeros((4, k + 2, nw), np.uint64), np.zeros((3, colours + 1, nw), np.uint64),
+            np.zeros((12, nw), np.uint64), np.zeros(n + 1, np.int64),
+            np.zeros(lines, np.int64), np.zeros(lines, np.bool_),
             np.zeros(2, np.int64), np.zeros(cells * (colours + 2), np.int64),
             np.zeros(cells * (colours + 2), np.int64), np.zeros(1, np.int64),
             np.zeros(cells, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
@@ -155,114 +169,140 @@ def _line64(g: Any, base: int, step: int, n: int, sizes: Any, cols: Any, s0: int
     return n
 
 
+@njit(cache=True, nogil=True)
+def _forward_w(sizes: Any, cols: Any, s0: int, k: int, step: int, n: int, nw: int, may: Any,
+               starts: Any, free: Any, wt: Any) -> bool:
+    """:func:`_forward64` on ``nw`` words a line (lines past 63 cells; ``wt``: scratch
+    rows), with :mod:`.kernel`'s word operations."""
+    blockers, ready, win, ends, t = wt[0], wt[1], wt[2], wt[3], wt[4]
+    can_empty = may[0]
+    for i in range(nw):
+        blockers[i] = ~can_empty[i] & _low(n, i)
+        t[i] = uint64(0)
+    blockers[n >> 6] |= uint64(1) << uint64(n & 63)
+    t[0] = can_empty[0] & uint64(1)
+    _runs(blockers, t, ready, nw)
+    ready[0] |= uint64(1)
+    for i in range(nw):
+        free[0, i] = ready[i]
+    for jj in range(k):
+        j = jj if step > 0 else k - 1 - jj
+        b = sizes[s0 + j]
+        colour = cols[s0 + j]
+        _windows_w(may[colour], b, win, t, nw)
+        any_start = uint64(0)
+        for i in range(nw):
+            s = ready[i] & win[i]
+            starts[jj, i] = s
+            any_start |= s
+        if any_start == 0:
+            return False
+        _shl(starts[jj], b, ends, nw)
+        for i in range(nw):
+            t[i] = ends[i] & can_empty[i]
+        _runs(blockers, t, free[jj + 1], nw)
+        for i in range(nw):
+            free[jj + 1, i] |= ends[i]
+        if jj + 1 < k and cols[s0 + j + step] != colour:
+            for i in range(nw):  # the next block may touch this one
+                ready[i] = free[jj + 1, i]
+        else:
+            _shl(t, 1, win, nw)  # the seeds: a gap after each end
+            for i in range(nw):
+                t[i] = win[i] & can_empty[i]
+            _runs(blockers, t, ready, nw)
+            for i in range(nw):
+                ready[i] |= win[i]
+    return bool((free[k, n >> 6] >> uint64(n & 63)) & uint64(1) != 0)
+
+
+@hot
+def _line_wide(g: Any, base: int, step: int, n: int, sizes: Any, cols: Any, s0: int, k: int,
+               colours: int, tmp: Any) -> int:
+    """:func:`_line64` on ``n // 64 + 1`` words a colour (lines of any length): the same
+    answer in ``tmp[OUT]``, the line's length, or -1."""
+    nw = n // 64 + 1
+    masks, wt, sweep = tmp[WIDE_MASKS], tmp[WIDE_TMP], tmp[SWEEP]
+    may, rev, out = masks[0], masks[1], masks[2]
+    one = uint64(1)
+    for c in range(colours + 1):
+        row = may[c]
+        for i in range(nw):
+            row[i] = uint64(0)
+        for p in range(n):
+            if g[base + p * step] >> c & 1:
+                row[p >> 6] |= one << uint64(p & 63)
+        _reverse_w(row, n, rev[c], wt[6], nw)
+    fs, ff, bs, bf = sweep[0], sweep[1], sweep[2], sweep[3]
+    if not _forward_w(sizes, cols, s0, k, 1, n, nw, may, fs, ff, wt):
+        return -1
+    if not _forward_w(sizes, cols, s0, k, -1, n, nw, rev, bs, bf, wt):
+        return -1
+    t1, t2, t3, background = wt[7], wt[8], wt[9], wt[10]
+    for c in range(colours + 1):
+        for i in range(nw):
+            out[c, i] = uint64(0)
+    for j in range(k):
+        b = sizes[s0 + j]
+        _reverse_w(bs[k - 1 - j], n, t1, t2, nw)
+        _shr(t1, b - 1, t2, nw)
+        for i in range(nw):
+            t2[i] &= fs[j, i]
+        _smear_w(t2, b, t1, t3, nw)
+        colour = cols[s0 + j]
+        for i in range(nw):
+            out[colour, i] |= t1[i]
+    for i in range(nw):
+        background[i] = uint64(0)
+    for j in range(k + 1):
+        for i in range(nw):
+            t3[i] = bf[k - j, i] & _low(n, i)
+        _reverse_w(t3, n, t1, t2, nw)
+        for i in range(nw):
+            background[i] |= ff[j, i] & t1[i]
+    for i in range(nw):
+        out[0, i] = background[i] & may[0, i]
+    cells = tmp[OUT]
+    for p in range(n):
+        v = 0
+        w, bit = p >> 6, uint64(p & 63)
+        for c in range(colours + 1):
+            if (out[c, w] >> bit) & one:
+                v |= 1 << c
+        cells[p] = v
+    return n
+
+
 @hot
 def _line(g: Any, line: int, height: int, width: int, sizes: Any, cols: Any, starts: Any,
           counts: Any, colours: int, tmp: Any) -> int:
     """Narrow ``line``'s cells into ``tmp[OUT]``; returns the line's length, or -1 when no
     placement of its blocks fits what its cells may take."""
-    fw, bw, run, diff, out = tmp[FW], tmp[BW], tmp[RUN], tmp[DIFF], tmp[OUT]
     if line < height:
         n, base, step = width, line * width, 1
     else:
         n, base, step = height, line - height, width
-    k = counts[line]
-    s0 = starts[line]
     if n <= 63:
-        return _line64(g, base, step, n, sizes, cols, s0, k, colours, tmp)
-    used = 0
-    for j in range(k):
-        used |= 1 << cols[s0 + j]
-    for c in range(1, colours + 1):  # run[c, p]: cells from p on that may take c
-        if used >> c & 1:
-            r = 0
-            run[c, n] = 0
-            for p in range(n - 1, -1, -1):
-                if g[base + p * step] >> c & 1:
-                    r += 1
-                else:
-                    r = 0
-                run[c, p] = r
-    # fw[j, p]: blocks 0..j-1 fit in cells [0, p), the rest of those cells background
-    fw[0, 0] = True
-    for p in range(1, n + 1):
-        fw[0, p] = fw[0, p - 1] and g[base + (p - 1) * step] & 1 != 0
-    for j in range(1, k + 1):
-        size, c = sizes[s0 + j - 1], cols[s0 + j - 1]
-        same = j >= 2 and cols[s0 + j - 2] == c  # block j-2 may not touch block j-1
-        fw[j, 0] = False
-        for p in range(1, n + 1):
-            ok = fw[j, p - 1] and g[base + (p - 1) * step] & 1 != 0
-            if not ok and p >= size and run[c, p - size] >= size:
-                q = p - size  # block j-1 starts at q
-                if same:
-                    ok = q >= 1 and g[base + (q - 1) * step] & 1 != 0 and fw[j - 1, q - 1]
-                else:
-                    ok = fw[j - 1, q]
-            fw[j, p] = ok
-    if not fw[k, n]:
-        return -1
-    # bw[j, p]: blocks j..k-1 fit in cells [p, n), the rest of those cells background
-    bw[k, n] = True
-    for p in range(n - 1, -1, -1):
-        bw[k, p] = bw[k, p + 1] and g[base + p * step] & 1 != 0
-    for j in range(k - 1, -1, -1):
-        size, c = sizes[s0 + j], cols[s0 + j]
-        same = j + 1 < k and cols[s0 + j + 1] == c
-        bw[j, n] = False
-        for p in range(n - 1, -1, -1):
-            ok = bw[j, p + 1] and g[base + p * step] & 1 != 0
-            if not ok and p + size <= n and run[c, p] >= size:
-                e = p + size  # block j ends before e
-                if same:
-                    ok = e < n and g[base + e * step] & 1 != 0 and bw[j + 1, e + 1]
-                else:
-                    ok = bw[j + 1, e]
-            bw[j, p] = ok
-    for p in range(n):
-        out[p] = 0
-        if g[base + p * step] & 1:
-            for j in range(k + 1):
-                if fw[j, p] and bw[j, p + 1]:
-                    out[p] = 1
-                    break
-    for j in range(k):
-        size, c = sizes[s0 + j], cols[s0 + j]
-        before = j >= 1 and cols[s0 + j - 1] == c
-        after = j + 1 < k and cols[s0 + j + 1] == c
-        for p in range(n + 1):
-            diff[p] = 0
-        for p in range(n - size + 1):
-            if run[c, p] < size:
-                continue
-            if before:
-                left = p >= 1 and g[base + (p - 1) * step] & 1 != 0 and fw[j, p - 1]
-            else:
-                left = fw[j, p]
-            if not left:
-                continue
-            e = p + size
-            if after:
-                right = e < n and g[base + e * step] & 1 != 0 and bw[j + 1, e + 1]
-            else:
-                right = bw[j + 1, e]
-            if right:
-                diff[p] += 1
-                diff[e] -= 1
-        a = 0
-        bit = 1 << c
-        for p in range(n):
-            a += diff[p]
-            if a > 0:
-                out[p] |= bit
-    return n
+        return _line64(g, base, step, n, sizes, cols, starts[line], counts[line], colours,
+                       tmp)
+    return _line_wide(g, base, step, n, sizes, cols, starts[line], counts[line], colours, tmp)
 
 
 @njit(cache=True, nogil=True)
 def narrow(g: Any, line: int, height: int, width: int, sizes: Any, cols: Any, starts: Any,
-           counts: Any, colours: int, tmp: Any) -> Any:
+           counts: Any, colours: int, tmp: Any, wide: bool = False) -> Any:
     """One line solved on its own (for tests): its cells' new colour sets, or an empty
-    array for a contradiction."""
-    n = _line(g, line, height, width, sizes, cols, starts, counts, colours, tmp)
+    array for a contradiction. ``wide`` runs the solver on several words a colour
+    (:func:`_line_wide`) on a line of any length, so brute force can check it on short
+    lines."""
+    if wide:
+        if line < height:
+            n, base, step = width, line * width, 1
+        else:
+            n, base, step = height, line - height, width
+        n = _line_wide(g, base, step, n, sizes, cols, starts[line], counts[line], colours, tmp)
+    else:
+        n = _line(g, line, height, width, sizes, cols, starts, counts, colours, tmp)
     if n < 0:
         return np.zeros(0, np.int64)
     return tmp[OUT][:n].copy()
