@@ -167,3 +167,40 @@ def test_a_swap_gives_another_solution_exactly_when_one_exists():
             changed = sum(bin(a ^ b).count("1") for a, b in zip(sol.rows, other.rows))
             assert changed == 4 and is_solution(p, other)
     assert found > examples(600) // 10  # the case is common, and was met
+
+
+@pytest.mark.parametrize("after", [0, 1, sat.NEIGHBOUR_AFTER])
+def test_the_search_looking_for_two_tries_a_swap_of_its_first(monkeypatch, after):
+    """The compiled search looking for two solutions tries a 2×2 swap of its first when
+    the second has not come ``NEIGHBOUR_AFTER`` work later (0: never): the two it gives are
+    brute force's, distinct, as many as there are up to two, and the swap is met (1: at
+    once after the first) or never tried (0)."""
+    from satnono.logic.compiled import Search
+    from satnono.logic.context import Context
+
+    from .conftest import brute_solutions
+
+    tried: list[Solution | None] = []
+
+    def spy(puzzle, sol):  # the real swap, its answers kept
+        tried.append(swapped(puzzle, sol))
+        return tried[-1]
+
+    monkeypatch.setattr(sat, "NEIGHBOUR_AFTER", after)
+    monkeypatch.setattr(sat, "swapped", spy)
+    rng = random.Random(17)
+    # three solutions, none a swap away from another: the search goes on after the swap
+    no_swap = Solution(3, (0b001, 0b001, 0b101, 0b010, 0b010, 0b100))
+    pictures = [no_swap] + [random_picture(rng, rng.randint(2, 6), rng.randint(2, 6),
+                                           rng.random()) for _ in range(examples(300))]
+    for sol in pictures:
+        p = puzzle_from_picture(sol)
+        every = brute_solutions(p)
+        got = list(sat._search(Search(p), Context(p), 2, sat.BUDGET, NO_DEADLINE))
+        assert len(got) == len(set(got)) == min(2, len(every)), sol.rows
+        assert set(got) <= every
+    if after == 0:
+        assert not tried
+    if after == 1:
+        assert any(other is not None for other in tried)
+        assert any(other is None for other in tried)  # the search went on after it

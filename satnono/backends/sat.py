@@ -65,6 +65,10 @@ KISSAT_CELLS = 1024
 #: handed over; with the faster search 150 million settles two more orientations of Sierp
 #: but costs every other large run 0.1–0.3 s (benchmarks/results/NOTES.md)
 LARGE_BUDGET = 25_000_000
+#: work (:attr:`satnono.logic.compiled.Search.cost`) the compiled search looks on for a
+#: second solution after its first before a 2×2 swap of the first is tried
+#: (:func:`swapped`: half a millisecond on a 25×25, so not on every puzzle)
+NEIGHBOUR_AFTER = 2_000_000
 #: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
 #: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
 #: loading that code costs
@@ -277,18 +281,39 @@ def _search(dfs: AnySearch, ctx: Context, limit: int | None, budget: int, deadli
             ) -> Generator[Solution, None, tuple[list[Solution], bool]]:
     """The compiled search from the root it probed, yielding what it finds within
     ``budget`` but the solutions ``given`` already; returns the new ones and whether
-    nothing is left to look for."""
+    nothing is left to look for. Looking for two solutions in black and white, when the
+    second has not come :data:`NEIGHBOUR_AFTER` work after the first, a 2×2 swap of the
+    first (:func:`swapped`) is tried before the search goes on."""
     found: list[Solution] = []
     seen = set(given)
+    # looking for the first solution with a 2×2 swap to follow, then a little further,
+    # then on as usual
+    first, near, on = range(3)
+    step = first if limit == 2 and not given and NEIGHBOUR_AFTER > 0 and \
+        ctx.puzzle.palette.black_and_white else on
+    cap = budget
     try:
-        if budget:
-            for sol in ctx.stats.timed("search", dfs.solutions(limit, budget, deadline)):
+        while budget:
+            for sol in ctx.stats.timed("search", dfs.solutions(limit, cap, deadline)):
                 if sol in seen:
                     continue
+                seen.add(sol)
                 found.append(sol)
                 yield sol
-                if limit is not None and len(found) + len(seen) >= limit:
+                if limit is not None and len(seen) >= limit:
+                    return found, True
+                if step == first:
+                    step, cap = near, min(budget, dfs.cost + NEIGHBOUR_AFTER)
                     break
+            else:  # the search ended, or stopped at its cap
+                if step != near or dfs.done or cap >= budget:
+                    break
+                other = swapped(ctx.puzzle, found[-1])
+                if other is not None and other not in seen:
+                    found.append(other)
+                    yield other
+                    return found, True
+                step, cap = on, budget
     finally:  # closed at its limit too: what the search did is in the stats
         dfs.count_into(ctx.stats)
-    return found, dfs.done or (limit is not None and len(found) + len(seen) >= limit)
+    return found, dfs.done
