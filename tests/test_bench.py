@@ -203,3 +203,28 @@ def test_the_hard_random_suite_is_the_same_on_every_machine():
     from satnono.bench.suites import suite
 
     assert [n for n, _ in suite("hard-random-70")] == [n for n, _ in items[40:]]
+
+
+def test_the_large_colour_suite_is_made_again_from_its_names():
+    """Each seeded picture of ``colour-large`` comes back from the seed in its name (as
+    the suite's docstring says it is made); each has a line past 63 cells and is the clues
+    of its own picture."""
+    import random
+
+    from satnono.bench.suites import suite
+    from satnono.model.puzzle import is_solution
+    from satnono.model.solution import Solution
+
+    items = [(n, p) for n, p in suite("colour-large") if n[0].isdigit()]
+    assert len(items) == 18 and len({n for n, _ in items}) == 18
+    for name, puzzle in items:
+        size, inks, d, s = name.split("-")
+        width, height = (int(x) for x in size.split("x"))
+        rng = random.Random(int(s[1:]))
+        grid = [[rng.randint(1, int(inks[1:])) if rng.random() < float(d[1:]) else 0
+                 for _ in range(width)] for _ in range(height)]
+        assert (puzzle.width, puzzle.height) == (width, height) and max(width, height) > 63
+        assert len(puzzle.palette.colours) == 4  # the background and three inks
+        chars = puzzle.palette.chars
+        picture = Solution.from_chars(["".join(chars[v] for v in row) for row in grid], chars)
+        assert is_solution(puzzle, picture)

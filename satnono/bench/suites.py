@@ -29,7 +29,8 @@ from ..io.formats import read_file
 from ..model.puzzle import Colour, Palette, Puzzle, puzzle_from_colours, puzzle_from_picture
 from ..model.solution import Solution
 
-SUITES = ("survey", "tcga2015", "random", "hard-random", "large", "colour", "tournaments")
+SUITES = ("survey", "tcga2015", "random", "hard-random", "large", "colour", "colour-large",
+          "tournaments")
 __all__ = ["SUITES", "corpus_dir", "gather", "index_rows", "path_of", "pick", "puzzle_of",
            "random_picture", "reference_solutions", "suite", "tournament", "tournament_sets",
            "tournaments_dir"]
@@ -126,19 +127,42 @@ def colour(corpus: Path | None = None, seed: int = 2026) -> Iterator[tuple[str, 
         for inks in (2, 3, 5):
             for density in (0.3, 0.5, 0.8):
                 s = seed + side * 100 + inks * 10 + int(density * 10)
-                rng = random.Random(s)
-                grid = [[rng.randint(1, inks) if rng.random() < density else 0
-                         for _ in range(side)] for _ in range(side)]
-                palette = Palette((Colour("white", ".", "ffffff"),)
-                                  + tuple(Colour(*ink) for ink in _INKS[:inks]))
-                yield (f"{side}x{side}-k{inks}-d{density}-s{s}",
-                       puzzle_from_colours(grid, palette))
+                yield _colour_picture(s, side, side, inks, density)
+
+
+def colour_large(corpus: Path | None = None, seed: int = 2026
+                 ) -> Iterator[tuple[str, Puzzle]]:
+    """Colour puzzles with lines past 63 cells, where the colour line solver runs on
+    several machine words a colour: the corpus's (its colour suite's puzzles wider or
+    taller than 63), then seeded random colour pictures of 70×70, 100×70 and 128×96 cells,
+    3 block colours, densities 0.65 and 0.8, three of each (made as :func:`colour`'s)."""
+    for name, puzzle in colour(corpus, seed):
+        if max(puzzle.width, puzzle.height) > 63:
+            yield name, puzzle
+    for width, height in ((70, 70), (100, 70), (128, 96)):
+        for density in (0.65, 0.8):
+            for i in range(3):
+                s = seed * 1000 + width * 10 + int(density * 100) * 10_000 + i
+                yield _colour_picture(s, width, height, 3, density)
+
+
+def _colour_picture(s: int, width: int, height: int, inks: int, density: float
+                    ) -> tuple[str, Puzzle]:
+    """A seeded random colour picture's puzzle and its name (the seed in it): each cell,
+    row by row, filled when the next random number is below ``density``, with one of
+    ``inks`` block colours drawn evenly."""
+    rng = random.Random(s)
+    grid = [[rng.randint(1, inks) if rng.random() < density else 0 for _ in range(width)]
+            for _ in range(height)]
+    palette = Palette((Colour("white", ".", "ffffff"),)
+                      + tuple(Colour(*ink) for ink in _INKS[:inks]))
+    return f"{width}x{height}-k{inks}-d{density}-s{s}", puzzle_from_colours(grid, palette)
 
 
 def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
     """The puzzles of a suite: one of ``SUITES`` or a tournament set's name."""
     makers = {"survey": survey, "tcga2015": tcga2015, "large": large, "colour": colour,
-              "color": colour}
+              "color": colour, "colour-large": colour_large, "color-large": colour_large}
     if name == "random":
         return list(random_suite())
     if name == "hard-random":
