@@ -702,3 +702,24 @@ def test_a_ctrl_c_python_would_swallow_is_raised_again_without_a_traceback():
     assert done.stdout.splitlines() == ["raised again 1 0.0", "caused True", "plain False"]
     assert "KeyboardInterrupt" not in done.stderr  # kept quiet, the other error still said
     assert "ValueError: still said" in done.stderr
+
+
+def test_a_ctrl_c_heard_in_an_earlier_run_does_not_word_a_later_error():
+    """``main`` called again in the same process (a program that embeds the CLI): an
+    interrupt noted in an earlier run no longer turns this run's errors into "interrupted"."""
+    code = (
+        "import signal\n"
+        "from satnono.cli import main\n"
+        "from satnono.runtime.interrupt import caused_by_interrupt, noting_interrupt\n"
+        "try:\n"
+        "    noting_interrupt(signal.SIGINT, None)\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "print('before', caused_by_interrupt(RuntimeError('plain')))\n"
+        "status = main(['formats'])\n"
+        "print('after', status, caused_by_interrupt(RuntimeError('plain')))\n"
+    )
+    done = run_python(code, timeout=60)
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if line.startswith(("before", "after"))]
+    assert said == ["before True", "after 0 False"]

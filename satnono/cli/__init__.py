@@ -14,7 +14,12 @@ import sys
 from collections.abc import Callable
 
 from ..errors import Interrupted, SatnonoError
-from ..runtime.interrupt import caused_by_interrupt, noting_interrupt, swallowed_interrupts
+from ..runtime.interrupt import (
+    caused_by_interrupt,
+    forget_interrupts,
+    noting_interrupt,
+    swallowed_interrupts,
+)
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
@@ -92,6 +97,7 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
     # SIGTERM as Ctrl-C: the work stops where it is, solver processes are stopped, no file
     # is left half written, and the message says so
     previous = signal.signal(signal.SIGTERM, _terminated)
+    forget_interrupts()
     try:
         # a Ctrl-C that lands where Python swallows it (the import system's callbacks, while
         # the command loads what it needs) is raised again, not lost with a traceback

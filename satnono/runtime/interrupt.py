@@ -72,6 +72,13 @@ def noting_interrupt(signum: int, frame: Any) -> None:
     signal.default_int_handler(signum, frame)
 
 
+def forget_interrupts() -> None:
+    """A new run (:func:`satnono.cli.main` called again in the same process, as a test or
+    a program that embeds the CLI does): a Ctrl-C heard in an earlier run no longer words
+    this run's errors as an interrupt."""
+    _heard.clear()
+
+
 def caused_by_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` is a Ctrl-C, or an error that one caused: an interrupted
     ``__set_name__`` is re-raised as a RuntimeError, an interrupted compiled extension's
