@@ -191,8 +191,12 @@ def test_the_search_looking_for_two_tries_a_swap_of_its_first(monkeypatch, after
     rng = random.Random(17)
     # three solutions, none a swap away from another: the search goes on after the swap
     no_swap = Solution(3, (0b001, 0b001, 0b101, 0b010, 0b010, 0b100))
-    pictures = [no_swap] + [random_picture(rng, rng.randint(2, 6), rng.randint(2, 6),
-                                           rng.random()) for _ in range(examples(300))]
+    # three solutions, the search's second not at once after its first, a swap of the
+    # first one of them: the swap is met (random pictures of this kind are rare, 2 in 300)
+    swap_met = Solution(3, (0b011, 0b100, 0b100, 0b010, 0b000))
+    pictures = [no_swap, swap_met] + [
+        random_picture(rng, rng.randint(2, 6), rng.randint(2, 6), rng.random())
+        for _ in range(examples(300))]
     for sol in pictures:
         p = puzzle_from_picture(sol)
         every = brute_solutions(p)
