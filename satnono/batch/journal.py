@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from typing import IO, Any
 
 from ..errors import ParseError
@@ -16,8 +17,8 @@ def done(path: str | None) -> dict[str, dict[str, Any]]:
     """The records already in ``path`` by key (none when there is no such file yet). A
     last line cut short by a killed run is not a record: it is dropped from the file, and
     its puzzle runs again."""
-    if not path or not os.path.exists(path):
-        return {}
+    if not path or not _regular(path):
+        return {}  # none yet, or a device or FIFO (-o /dev/null): nothing to read back
     out: dict[str, dict[str, Any]] = {}
     try:
         with open(path, "rb+") as fh:
@@ -39,6 +40,14 @@ def done(path: str | None) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _regular(path: str) -> bool:
+    """Whether ``path`` is a regular file (or a link to one)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def open_journal(path: str) -> IO[str]:
     """``path`` opened for appending records (:func:`append`)."""
     try:
@@ -55,7 +64,10 @@ def append(fh: IO[str], record: dict[str, Any]) -> None:
 
 def drop(path: str, keys: set[str]) -> None:
     """Rewrite ``path`` without the records of ``keys`` (puzzles to be done again), all at
-    once: a run killed meanwhile leaves the old file or the new one, never half of it."""
+    once: a run killed meanwhile leaves the old file or the new one, never half of it.
+    A device or FIFO holds no records to drop, and is never replaced by a file."""
+    if not _regular(path):
+        return
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(path, encoding="utf-8") as src, open(tmp, "w", encoding="utf-8") as dst:
