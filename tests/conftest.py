@@ -7,6 +7,8 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 import pytest
 from hypothesis import settings
@@ -217,3 +219,46 @@ def search_budgets_agree(puzzles, make_search, reference: str) -> None:
                 assert len(part) == len(set(part)) == min(limit, len(want))
                 assert set(part) <= want
     assert handed_over >= 2  # the search found some solutions, the CNF the others
+
+
+# ------------------------------------------------------------------ processes
+
+def descendants(pid: int) -> set[int]:
+    """Every process descended from ``pid``, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+@contextmanager
+def killed_at_the_end(proc: subprocess.Popen) -> Iterator[None]:
+    """Whatever the test finds, no process of it outlives it."""
+    try:
+        yield
+    finally:
+        if proc.poll() is None:
+            for pid in descendants(proc.pid) | {proc.pid}:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            proc.wait()
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -9,8 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,9 @@ from satnono.cli import main
 from satnono.errors import InvalidPuzzle, ParseError, SatnonoError, UsageError
 from satnono.io.formats import read_bytes
 
+from .conftest import alive as _alive
+from .conftest import descendants as _children
+from .conftest import killed_at_the_end as _killed_at_the_end
 from .conftest import run_python
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -293,47 +294,6 @@ def test_a_multi_puzzle_file_is_explained_to_the_library_too(tmp_path):
 
 
 # ------------------------------------------------------------------ signals
-
-def _children(pid: int) -> set[int]:
-    """Every process descended from ``pid``, read from /proc."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                pass
-    out, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        for child, parent in parents.items():
-            if parent == p and child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
-
-
-@contextmanager
-def _killed_at_the_end(proc: subprocess.Popen) -> Iterator[None]:
-    """Whatever the test finds, no process of it outlives it."""
-    try:
-        yield
-    finally:
-        if proc.poll() is None:
-            for pid in _children(proc.pid) | {proc.pid}:
-                with suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
 
 @pytest.mark.full
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")

@@ -78,3 +78,85 @@ def test_a_batch_journal_on_a_device_is_never_replaced(tmp_path):
     assert done(str(fifo)) == {}  # nothing read back from a FIFO (it would block)
     drop(str(fifo), {"x"})
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+# ------------------------------------------------------------------ no process left behind
+
+def _random_puzzle(tmp_path: Path, side: int, seed: int = 5) -> Path:
+    import random
+
+    from satnono import Solution, puzzle_from_picture, save
+
+    rng = random.Random(seed)
+    pic = Solution(side, tuple(rng.getrandbits(side) for _ in range(side)))
+    path = tmp_path / f"random{side}.non"
+    save(puzzle_from_picture(pic), str(path))
+    return path
+
+
+def _named(pids: set[int], name: str) -> set[int]:
+    out = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() == name:
+                    out.add(pid)
+        except OSError:
+            pass
+    return out
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of a process so far (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for(what, seconds: float):
+    """``what()`` once it is true, looked at every 20 ms; its last value after
+    ``seconds``."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        got = what()
+        if got or time.monotonic() > end:
+            return got
+        time.sleep(0.02)
+
+
+@pytest.mark.full  # a fresh process that runs Kissat
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+@pytest.mark.parametrize("timeout", [None, "60"])
+def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
+    """``kill -9`` of a ``solve`` while Kissat works (in the command's own process, or in
+    the child a time limit runs the work in): no Kissat is left running."""
+    import signal
+    import subprocess
+    import sys
+
+    from satnono.backends import kissat
+
+    from .conftest import alive, descendants, killed_at_the_end
+
+    if kissat.program() is None:
+        pytest.skip("no kissat here")
+    path = _random_puzzle(tmp_path, 150)  # Kissat works on it for minutes
+    args = [sys.executable, "-m", "satnono", "solve", str(path), "--no-probing"]
+    proc = subprocess.Popen(args + (["--timeout", timeout] if timeout else []),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with killed_at_the_end(proc):
+        found = _wait_for(lambda: _named(descendants(proc.pid), "kissat"), 120)
+        assert found, "Kissat never started"
+        # two CPU seconds in, Kissat has read all its input and is searching (killed while
+        # it reads, it would end on its own at the cut input)
+        assert _wait_for(lambda: all(_cpu_seconds(pid) > 2 for pid in found), 120)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        _wait_for(lambda: not any(alive(pid) for pid in found), 5)
+        left = {pid for pid in found if alive(pid)}
+        assert not left, f"Kissat outlived its parent: {left}"

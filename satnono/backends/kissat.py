@@ -19,6 +19,7 @@ import subprocess
 from functools import cache
 
 from ..errors import SolverFailed
+from ..runtime.child import dies_with_this_process
 from ..runtime.deadline import Deadline
 
 #: set to a path to run that kissat, or to "none" to do without it
@@ -60,7 +61,7 @@ def first_model(clauses: list[list[int]], variables: int, deadline: Deadline
         " ".join(map(str, c)) + " 0\n" for c in clauses)
     try:
         done = subprocess.run([kissat, "-q"], input=text, capture_output=True, text=True,
-                              timeout=deadline.left())
+                              timeout=deadline.left(), preexec_fn=dies_with_this_process())
     except subprocess.TimeoutExpired:
         raise deadline.expired() from None
     except OSError as exc:  # not there, or not a program

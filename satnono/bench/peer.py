@@ -144,6 +144,7 @@ def run_peer(peer: Peer, puzzle: Puzzle, timeout: float) -> PeerResult:
     ``timeout``) and read its verdict."""
     from ..errors import SatnonoError
     from ..io.formats import FORMATS, write_puzzle
+    from ..runtime.child import dies_with_this_process
 
     with tempfile.TemporaryDirectory(prefix="satnono-peer-") as folder:
         files: dict[str, str] = {}
@@ -169,7 +170,8 @@ def run_peer(peer: Peer, puzzle: Puzzle, timeout: float) -> PeerResult:
         try:
             proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL, text=True, errors="replace",
-                                    cwd=folder, start_new_session=True)
+                                    cwd=folder, start_new_session=True,
+                                    preexec_fn=dies_with_this_process())
         except OSError as exc:
             return PeerResult("error", 0.0, f"cannot start {argv[0]!r}: {exc.strerror or exc}")
         try:

@@ -47,13 +47,9 @@ def settle(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held while it was forked
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc()
+    if libc is not None:
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
     try:
@@ -61,6 +57,35 @@ def settle(parent: int) -> None:
             f.write("1000")
     except OSError:  # pragma: no cover - not Linux, or no /proc
         pass
+
+
+def _libc() -> Any:
+    """The C library, for prctl (None where ctypes cannot load it)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return None
+
+
+def dies_with_this_process() -> Callable[[], None]:
+    """A ``preexec_fn`` for every program satnono starts (Kissat, a benchmark's peer): the
+    program is killed when the process that started it ends, whatever ends it (a time
+    limit's SIGKILL, Ctrl-C, ``kill -9``), and at once if that process is already gone.
+    Without it such a program, started with Ctrl-C ignored like the child that runs it,
+    outlived satnono and went on using a core for minutes. The kernel's parent-death
+    signal is tied to the thread that starts the program, which waits for it."""
+    parent = os.getpid()
+    libc = _libc()  # loaded here: the new process only calls it
+
+    def preexec() -> None:
+        if libc is not None:
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
 
 
 #: the signals held back while a child is forked (:func:`held`)
