@@ -1,7 +1,8 @@
-"""The ``satnono`` command's first lines, before anything heavy is imported: a Ctrl-C at any
-moment of a command's start (loading the solvers takes a few tenths of a second) ends it
-with one line and exit status 130, never a traceback. :func:`satnono.cli.main` takes over
-once loaded; once it returns, the command's status stands.
+"""The ``satnono`` command's first lines, before anything heavy is imported: a Ctrl-C or
+SIGTERM at any moment of a command's start (loading the solvers takes a few tenths of a
+second) ends it with one line and exit status 130 (143 for SIGTERM), never a traceback.
+:func:`satnono.cli.main` takes over once loaded; once it returns, the command's status
+stands.
 
 Nothing else is imported here, and ``satnono/__init__`` loads its names lazily, so the
 window without this handler is the interpreter's own start. The handler goes in through
@@ -18,16 +19,20 @@ import sys
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    os.write(2, b"satnono: interrupted\n")
+    os.write(2, b"satnono: terminated\n" if signum == signal.SIGTERM
+             else b"satnono: interrupted\n")
     os._exit(128 + signum)
 
 
 def main() -> int:
-    """Run the command line (:func:`satnono.cli.main`) with Ctrl-C handled from the start.
-    A shell that started us with Ctrl-C ignored (a background job) keeps it ignored."""
+    """Run the command line (:func:`satnono.cli.main`) with Ctrl-C and SIGTERM handled from
+    the start. A shell that started us with Ctrl-C ignored (a background job) keeps it
+    ignored."""
     ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     if not ignored:
         signal.signal(signal.SIGINT, _interrupt)
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, _interrupt)
     from .cli import main as cli_main
 
     status = cli_main(restore_interrupt=not ignored)
@@ -36,6 +41,8 @@ def main() -> int:
         # (where Python would put back the default, and a Ctrl-C would kill it with no
         # status of ours) let a Ctrl-C pass
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the same for SIGTERM: the status stands, the output is whole
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     return status
 
 

@@ -160,3 +160,47 @@ def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
         _wait_for(lambda: not any(alive(pid) for pid in found), 5)
         left = {pid for pid in found if alive(pid)}
         assert not left, f"Kissat outlived its parent: {left}"
+
+
+# ------------------------------------------------------------------ a signal while loading
+
+@pytest.mark.parametrize("terminated", [False, True])
+def test_a_signal_that_an_extension_loader_turns_into_an_error_still_stops(terminated):
+    """NumPy's C part, interrupted while it loads, reports "ImportError: " and drops the
+    Ctrl-C (or SIGTERM): loading the compiled engine then failed, and the command went on
+    with the Python logic, slower, instead of stopping."""
+    from satnono.errors import Interrupted
+    from satnono.logic import compiled
+    from satnono.runtime.interrupt import forget_interrupts, note
+
+    stop = Interrupted("terminated", 143) if terminated else KeyboardInterrupt()
+
+    def loading() -> None:
+        note(stop)  # what the signal handler does, before the loader swallows it
+        raise ImportError("")
+
+    forget_interrupts()
+    try:
+        with pytest.raises(KeyboardInterrupt) as got:
+            compiled._load(loading)
+        assert got.value is stop
+    finally:
+        forget_interrupts()
+
+
+@pytest.mark.parametrize("terminated", [False, True])
+def test_a_signal_turned_into_an_import_error_is_one_line_and_its_status(
+        monkeypatch, capsys, terminated):
+    from satnono import cli
+    from satnono.errors import Interrupted
+    from satnono.runtime.interrupt import note
+
+    def run(args):
+        note(Interrupted("terminated", 143) if terminated else KeyboardInterrupt())
+        raise ImportError("PyCapsule_Import could not import module")
+
+    monkeypatch.setattr(cli, "_run", run)
+    assert main(["solve", CAR]) == (143 if terminated else 130)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        "satnono: terminated" if terminated else "satnono: interrupted")

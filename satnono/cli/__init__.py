@@ -17,6 +17,8 @@ from ..errors import Interrupted, SatnonoError
 from ..runtime.interrupt import (
     caused_by_interrupt,
     forget_interrupts,
+    heard,
+    note,
     noting_interrupt,
     swallowed_interrupts,
 )
@@ -74,7 +76,7 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 
 
 def _terminated(signum: int, frame: object) -> None:
-    raise Interrupted("terminated", 128 + signum)
+    raise note(Interrupted("terminated", 128 + signum))
 
 
 def _run(argv: list[str] | None) -> int:
@@ -120,6 +122,10 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
         # RuntimeError; any other error of those kinds is not ours to word
         if not caused_by_interrupt(exc):
             raise
+        stop = heard()
+        if isinstance(stop, Interrupted):  # SIGTERM, turned into another error on its way
+            say(f"satnono: {stop.message}")
+            return stop.status
         say("satnono: interrupted; the work is incomplete and no file was written")
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:

@@ -59,7 +59,20 @@ def swallowed_interrupts() -> Iterator[list[BaseException]]:
             signal.signal(signal.SIGALRM, alarm)
 
 
-_heard: list[bool] = []
+_heard: list[KeyboardInterrupt] = []
+
+
+def note(stop: KeyboardInterrupt) -> KeyboardInterrupt:
+    """Record that Ctrl-C or SIGTERM came (``stop`` is what it raises: KeyboardInterrupt,
+    or :class:`~satnono.errors.Interrupted` for SIGTERM), and return it to be raised."""
+    _heard.append(stop)
+    return stop
+
+
+def heard() -> KeyboardInterrupt | None:
+    """The first Ctrl-C or SIGTERM of this run, if one came: what to raise where an
+    extension's loader turned it into an error of its own."""
+    return _heard[0] if _heard else None
 
 
 def noting_interrupt(signum: int, frame: Any) -> None:
@@ -68,7 +81,7 @@ def noting_interrupt(signum: int, frame: Any) -> None:
     error of its own with nothing to show what caused it (NumPy's C part, loading the
     ``datetime`` capsule: "PyCapsule_Import could not import module"), which
     :func:`caused_by_interrupt` then still recognises."""
-    _heard.append(True)
+    note(KeyboardInterrupt())
     signal.default_int_handler(signum, frame)
 
 

@@ -26,7 +26,7 @@ from ...model.grid import ROW
 from ...model.puzzle import Puzzle
 from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
-from ...runtime.interrupt import swallowed_interrupts
+from ...runtime.interrupt import heard, swallowed_interrupts
 from ..board import Board
 from ..context import Stats
 from .shared import count_work, masks, stream
@@ -173,6 +173,9 @@ def _load(warm_up: Any) -> bool:
         if swallowed:  # the failure is what the Ctrl-C left of the compile
             _quiet_llvm_leftovers(hook)
             raise swallowed[0] from None
+        stop = heard()
+        if stop is not None:  # a Ctrl-C or SIGTERM that an extension's loader turned into
+            raise stop from None  # an error of its own ("ImportError: "): not a failure
         why = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
         print(f"satnono: the compiled search is unavailable ({why}); using the Python logic "
               "instead (slower, the same answers)", file=sys.stderr, flush=True)
