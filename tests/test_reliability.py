@@ -204,3 +204,25 @@ def test_a_signal_turned_into_an_import_error_is_one_line_and_its_status(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(
         "satnono: terminated" if terminated else "satnono: interrupted")
+
+
+# ------------------------------------------------------------------ time limits
+
+@pytest.mark.parametrize("limit", ["2200000", "1e30"])
+def test_a_time_limit_past_the_longest_is_a_usage_error(capsys, limit):
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", CAR, "--timeout", limit])
+    assert stop.value.code == 2
+    assert "at most 2,000,000 seconds" in capsys.readouterr().err
+
+
+def test_the_library_refuses_a_time_limit_past_the_longest_and_keeps_the_longest():
+    import satnono
+    from satnono.errors import UsageError
+
+    p = satnono.load(CAR)
+    with pytest.raises(UsageError, match="at most 2,000,000 seconds"):
+        list(satnono.solve(p, timeout=10**30))
+    for backend in ("sat", "cpsat", "native"):  # in a child with a limit: every wait holds
+        assert len(list(satnono.solve(p, backend, timeout=2_000_000))) == 1
+    assert satnono.count(p, timeout=2_000_000).count == 1

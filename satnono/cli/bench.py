@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..backends import BACKENDS, taking
 from ..errors import UsageError
-from .options import SubParsers, add_where, positive, say
+from .options import SubParsers, add_where, say, seconds
 from .status import ExitStatus
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="run each puzzle in its eight orientations (transposed, mirrored: "
                    "the same puzzle, searched in another order); the report gives each "
                    "puzzle's spread")
-    p.add_argument("--timeout", type=positive, default=60.0, metavar="S",
+    p.add_argument("--timeout", type=seconds, default=60.0, metavar="S",
                    help="per run (default 60)")
     add_where(p, "runs at a time on this machine (default 1)")
     p.add_argument("-o", "--output", metavar="FILE", help="results CSV (bench) or report "

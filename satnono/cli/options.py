@@ -46,6 +46,17 @@ def positive(text: str) -> float:
     return v
 
 
+def seconds(text: str) -> float:
+    """A time limit: a positive number of seconds, at most the longest the system can
+    wait for."""
+    from ..runtime.deadline import LONGEST, too_long
+
+    v = positive(text)
+    if v > LONGEST:
+        raise argparse.ArgumentTypeError(too_long(v))
+    return v
+
+
 def whole(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}")
@@ -62,7 +73,7 @@ def add_input(p: argparse.ArgumentParser) -> None:
 
 
 def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds") -> None:
-    p.add_argument("--timeout", type=positive, metavar="S", help=what)
+    p.add_argument("--timeout", type=seconds, metavar="S", help=what)
 
 
 WORKERS_HELP = ("sat backend: N solvers with "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import UsageError
-from .options import SubParsers, positive, say, whole
+from .options import SubParsers, say, seconds, whole
 
 
 def port(text: str) -> int:
@@ -25,7 +25,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="the address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=port, default=8000, help="1-65535 (default 8000)")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
-    p.add_argument("--timeout", type=positive, default=20.0, metavar="S",
+    p.add_argument("--timeout", type=seconds, default=20.0, metavar="S",
                    help="each request's time limit (default 20)")
     p.add_argument("--max-cells", type=whole, default=100 * 100, metavar="N",
                    help="the largest puzzle taken, in cells (default 10000)")

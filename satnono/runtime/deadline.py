@@ -12,6 +12,16 @@ from dataclasses import dataclass
 
 from ..errors import SearchTimeout, UsageError
 
+#: the longest time limit, in seconds (23 days): the waits a limit ends are the operating
+#: system's, in milliseconds of 32 bits (24.8 days), and Python's own overflow past that
+LONGEST = 2_000_000
+
+
+def too_long(timeout: float) -> str:
+    """The message for a limit past :data:`LONGEST`."""
+    return (f"a time limit may be at most {LONGEST:,} seconds (23 days), not {timeout:g}; "
+            "leave it out for no limit")
+
 
 @dataclass(frozen=True)
 class Deadline:
@@ -38,6 +48,8 @@ class Deadline:
         if not timeout > 0 or timeout == float("inf"):  # also refuses NaN
             raise UsageError(f"a time limit must be a positive number of seconds, not "
                              f"{timeout!r}")
+        if timeout > LONGEST:
+            raise UsageError(too_long(timeout))
         return cls(time.monotonic() + timeout, float(timeout))
 
     @property
