@@ -192,6 +192,34 @@ def test_bad_input_gets_the_one_line_message_and_no_traceback(server):
     assert status == 400 and data["error"].startswith("bad.non") and "Traceback" not in str(data)
 
 
+def test_a_lone_surrogate_or_a_body_cut_short_is_the_clients_fault(server, caplog):
+    """Half a UTF-16 pair in a JSON string is no text: a 400, not a 500 with a traceback;
+    a client that sends less than it announced and hangs up leaves no traceback."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    uvicorn_log = logging.getLogger("uvicorn")  # which keeps its records from the root's
+    uvicorn_log.addHandler(caplog.handler)
+    try:
+        _lone_surrogates_and_cut_bodies(server)
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+def _lone_surrogates_and_cut_bodies(server) -> None:
+    for path, body in (("/api/check", b'{"puzzle": "\\ud800"}'),
+                       ("/api/open", b'{"name": "\\ud800.non", "data": "eA=="}')):
+        status, data = server.post(path, body)
+        assert status == 400 and "not valid Unicode" in data["error"], (path, data)
+    for _ in range(3):
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: 1000\r\n\r\n{\"puzzle\"")
+    status, data = server.post("/api/check", {"puzzle": puzzle([[1]], [[1]])})
+    assert status == 200  # still up
+
+
 def test_limits_on_size_cells_and_time(server):
     status, data = server.post("/api/check", {"puzzle": "x" * 300_000})
     assert status == 413 and "at most 200,000" in data["error"]

@@ -143,7 +143,7 @@ def make_app(limits: Limits | None = None) -> Any:
     """The Starlette application; ``uvicorn`` serves it (:func:`serve`)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
@@ -168,11 +168,14 @@ def make_app(limits: Limits | None = None) -> Any:
             return JSONResponse({"error": f"the request is {size:,} bytes; this server takes "
                                           f"at most {limits.body:,}"}, status_code=413)
         raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limits.body:
-                return JSONResponse({"error": f"the request is over {limits.body:,} bytes"},
-                                    status_code=413)
+        try:
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > limits.body:
+                    return JSONResponse({"error": f"the request is over {limits.body:,} "
+                                                  "bytes"}, status_code=413)
+        except ClientDisconnect:  # the client's doing: no traceback in the log
+            return JSONResponse({"error": "the request was cut short"}, status_code=400)
         try:
             data = json.loads(raw or b"{}")
         except ValueError:
@@ -182,6 +185,11 @@ def make_app(limits: Limits | None = None) -> Any:
                                 status_code=400)
         if not isinstance(data, dict):
             return JSONResponse({"error": "the request is not a JSON object"}, status_code=400)
+        try:  # JSON lets a string hold half a UTF-16 pair ("\ud800"), which is no text
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return JSONResponse({"error": "the request holds text that is not valid Unicode "
+                                          "(a lone surrogate)"}, status_code=400)
         return data
 
     def endpoint(fn: Callable[..., dict[str, Any]], *fields: str,
