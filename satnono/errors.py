@@ -6,9 +6,31 @@ message on one line and picks the exit status from its class (``satnono.cli.stat
 
 from __future__ import annotations
 
+#: the most characters of a user's input an error message quotes
+QUOTED = 300
+
+
+def cut(text: str, most: int = QUOTED) -> str:
+    """``text`` as an error message quotes it: whole when short, else its start and end
+    around an ellipsis (a clue of a million numbers once filled a megabyte of stderr).
+
+    >>> cut("1 " * 200, 20)
+    '1 1 1 1 1 1 1 … 1 1 1 '
+    """
+    if len(text) <= most:
+        return text
+    head = most * 2 // 3
+    return f"{text[:head]} … {text[-(most - head - 1):]}"
+
 
 class SatnonoError(Exception):
-    """Base of every error satnono reports to a user."""
+    """Base of every error satnono reports to a user; its message is one line, and any
+    part of it past :data:`QUOTED` characters is cut (:func:`cut`)."""
+
+    def __init__(self, *args: object):
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (cut(args[0], 2 * QUOTED),)
+        super().__init__(*args)
 
 
 # -- bad input and bad requests (exit status 2) -------------------------------------------
@@ -17,7 +39,7 @@ class ParseError(SatnonoError):
     """A puzzle file that cannot be read: names the file and, where known, the line."""
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None):
-        self.message = message
+        self.message = cut(message, 2 * QUOTED)
         self.path = path
         self.line = line
         super().__init__(str(self))
@@ -73,6 +95,17 @@ class SearchTimeout(SatnonoError):
         super().__init__(
             f"time limit of {seconds:g} s reached after {found} solution(s); search incomplete"
         )
+
+
+class ReadTimeout(SearchTimeout):
+    """The time limit ran out while the input was being read (a huge picture, a FIFO that
+    no one writes): nothing was solved."""
+
+    def __init__(self, path: str, seconds: float):
+        self.found = 0
+        self.seconds = seconds
+        SatnonoError.__init__(self, f"{path}: the time limit of {seconds:g} s ran out while "
+                                    "reading it; nothing was solved")
 
 
 class SolverFailed(SatnonoError):

@@ -196,6 +196,8 @@ def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
     limit = check_limit(limit)
     require_solvable(puzzle, chosen.name)
     chosen.check_options(options)
+    if observer is not None and not callable(observer):
+        raise UsageError(f"observer is a function called with each step, not {observer!r}")
     started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle, observer=observer)

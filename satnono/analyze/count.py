@@ -26,7 +26,7 @@ from typing import Any
 
 from ..backends import DEFAULT, check_workers
 from ..backends import backend as backend_row
-from ..errors import SearchTimeout, UsageError
+from ..errors import SearchTimeout, UnknownOption, UsageError
 from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import require_solvable, residual, solve
@@ -55,7 +55,7 @@ __all__ = ["APPROX_SHARE", "CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESH
 def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
           backend: str = DEFAULT, timeout: float | None = None, threshold: int = THRESHOLD,
           workers: int = 1, parts: int | None = None, epsilon: float = EPSILON,
-          delta: float = DELTA, seed: int = 1) -> CountResult:
+          delta: float = DELTA, seed: int = 1, **unknown: object) -> CountResult:
     """Count every solution of ``puzzle`` exactly (or, when ``timeout`` runs out, return a
     lower bound marked incomplete). ``auto`` with a ``timeout`` keeps the last
     :data:`APPROX_SHARE` of it for ApproxMC when the exact count has not finished by then:
@@ -72,6 +72,10 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     >>> count(Puzzle(((1,),) * 4, ((1,),) * 4)).count  # the 4! permutation matrices
     24
     """
+    if unknown:
+        raise UnknownOption(f"count takes no option {', '.join(map(repr, unknown))} "
+                            "(its options: method, backend, timeout, threshold, workers, "
+                            "parts, epsilon, delta, seed)")
     try:
         method = CountMethod(method)
     except ValueError:

@@ -54,7 +54,7 @@ class Rating:
         return d
 
 
-def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
+def rate(puzzle: Puzzle, *, timeout: float | None = None, **unknown: object) -> Rating:
     """Rate ``puzzle``; never raises on a timeout: an unfinished rating says the level
     reached, with ``finished`` False.
 
@@ -62,6 +62,11 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None) -> Rating:
     >>> rate(Puzzle(((2,), (1,)), ((2,), (1,)))).level.value
     'line'
     """
+    if unknown:
+        from ..errors import UnknownOption
+
+        raise UnknownOption(f"rate takes no option {', '.join(map(repr, unknown))} "
+                            "(its options: timeout)")
     require_solvable(puzzle, "native")
     started = time.monotonic()
     deadline = Deadline.after(timeout)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ..backends import check_workers
 from ..errors import SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.context import Context
@@ -215,8 +216,14 @@ def count_split(puzzle: Puzzle, parts: int, method: CountMethod | str = CountMet
     >>> count_split(Puzzle(((1,),) * 5, ((1,),) * 5), 4).result.count  # 5!
     120
     """
-    method = CountMethod(method)
+    try:
+        method = CountMethod(method)
+    except ValueError:
+        raise UsageError(f"unknown counting method {method!r}") from None
     require_solvable(puzzle, CNF_BACKEND)
+    check_workers(workers)
+    if isinstance(parts, bool) or not isinstance(parts, int) or parts < 1:
+        raise UsageError(f"parts is a whole number from 1, not {parts!r}")
     clock = Clock(Deadline.after(timeout))
     try:
         cut = split(puzzle, parts, clock.deadline)

@@ -40,7 +40,8 @@ class Uniqueness:
 
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
-               solver: str = DEFAULT_SOLVER, workers: int = 1) -> Uniqueness:
+               solver: str = DEFAULT_SOLVER, workers: int = 1, **unknown: object
+               ) -> Uniqueness:
     """Prove ``puzzle`` unique, multiple or unsolvable, and find every ambiguous cell.
 
     Raises SearchTimeout when the time runs out before the verdict is proven; when it runs
@@ -53,6 +54,11 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     >>> u.verdict.value, u.ambiguous
     ('multiple', [(0, 0), (0, 1), (1, 0), (1, 1)])
     """
+    if unknown:
+        from ..errors import UnknownOption
+
+        raise UnknownOption(f"uniqueness takes no option {', '.join(map(repr, unknown))} "
+                            "(its options: timeout, solver, workers)")
     from ..backends.solver import check_solver, new_solver, searches
     from ..runtime.child import race
 

@@ -39,6 +39,17 @@ class Colour:
     char: str
     rgb: str
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise InvalidPuzzle(f"a colour's name is text, not {self.name!r}")
+        if not isinstance(self.char, str) or len(self.char) != 1:
+            raise InvalidPuzzle(f"the colour {self.name!r} needs one character to draw it, "
+                                f"not {self.char!r}")
+        if not (isinstance(self.rgb, str) and len(self.rgb) in (3, 6)
+                and all(ch in "0123456789abcdefABCDEF" for ch in self.rgb)):
+            raise InvalidPuzzle(f"the colour {self.name!r} needs its RGB as six (or three) "
+                                f"hex digits, such as ff0000, not {self.rgb!r}")
+
 
 @dataclass(frozen=True)
 class Palette:
@@ -54,6 +65,10 @@ class Palette:
     colours: tuple[Colour, ...]
 
     def __post_init__(self) -> None:
+        if isinstance(self.colours, (str, bytes)) or not isinstance(self.colours, Iterable) \
+                or not all(isinstance(c, Colour) for c in self.colours):
+            raise InvalidPuzzle(f"a palette is a sequence of Colour, not {self.colours!r}")
+        object.__setattr__(self, "colours", tuple(self.colours))
         names = [c.name for c in self.colours]
         if len(names) < 2:
             raise InvalidPuzzle("a palette needs a background and at least one block colour")
@@ -87,13 +102,26 @@ class Palette:
 BLACK_AND_WHITE = Palette((Colour(WHITE, ".", "ffffff"), Colour(BLACK, "#", "000000")))
 
 
-class Block(NamedTuple):
-    """A run of ``length`` cells of one colour. Blocks of the same colour need at least one
-    background cell between them; blocks of different colours may touch. It prints as its
-    length, as a clue does (``str(Block(3)) == "3"``)."""
-
+class _Block(NamedTuple):
     length: int
     colour: str = BLACK
+
+
+class Block(_Block):
+    """A run of ``length`` cells of one colour. Blocks of the same colour need at least one
+    background cell between them; blocks of different colours may touch. It prints as its
+    length, as a clue does (``str(Block(3)) == "3"``). A length below 1 is refused when the
+    puzzle is validated, naming its line (a file's ``0`` is an empty clue's mark)."""
+
+    __slots__ = ()
+
+    def __new__(cls, length: int, colour: str = BLACK) -> Block:
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise InvalidPuzzle(f"a block's length is a whole number of cells, not "
+                                f"{length!r}")
+        if not isinstance(colour, str) or not colour:
+            raise InvalidPuzzle(f"a block's colour is a colour's name, not {colour!r}")
+        return super().__new__(cls, length, colour)
 
     def __repr__(self) -> str:
         return f"Block({self.length})" if self.colour == BLACK else \
@@ -107,17 +135,26 @@ Clue = tuple[Block, ...]
 #: what a clue may be given as: blocks, plain lengths (black), or (length, colour) pairs
 BlockLike = Block | int | tuple[int, str]
 
-_BLACK: dict[int, Block] = {}
+class _Blacks(dict[int, Block]):
+    """Black blocks by length, each made once: a picture of thousands of lines has
+    millions of blocks of a few dozen lengths."""
+
+    def __missing__(self, length: int) -> Block:
+        b = self[length] = Block(length)
+        return b
+
+
+_BLACK = _Blacks()
+_BLOCK_TYPE = {Block}
+_LENGTH = operator.attrgetter("length")
+_COLOUR = operator.attrgetter("colour")
 
 
 def _block(value: object, where: str) -> Block:
     if type(value) is Block:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
-        b = _BLACK.get(value)
-        if b is None:
-            b = _BLACK[value] = Block(value)
-        return b
+        return _BLACK[value]
     if (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], int)
             and not isinstance(value[0], bool) and isinstance(value[1], str)):
         return Block(value[0], value[1])
@@ -131,6 +168,9 @@ def _clues(value: object, kind: str) -> tuple[Clue, ...]:
     out = []
     for i, clue in enumerate(value):
         where = f"{kind} {i + 1}"
+        if type(clue) is tuple and set(map(type, clue)) <= _BLOCK_TYPE:
+            out.append(clue)  # already blocks (a picture's clues): kept as they are
+            continue
         if isinstance(clue, (str, bytes)) or not isinstance(clue, Iterable):
             raise InvalidPuzzle(f"{where}: a clue is a sequence of blocks, not {clue!r}")
         out.append(tuple(_block(b, where) for b in clue))
@@ -251,11 +291,11 @@ def problems(puzzle: Puzzle) -> list[Problem]:
             continue
         for i, clue in enumerate(puzzle.clues(axis)):
             line = lines[i] if lines else None
-            if any(b.length < 1 for b in clue):
+            if clue and min(map(_LENGTH, clue)) < 1:
                 out.append(Problem(f"{kind} {i + 1}: clue {clue_text(clue)} has a block "
                                    f"shorter than 1", line))
                 continue
-            strange = sorted({b.colour for b in clue} - names)
+            strange = sorted(set(map(_COLOUR, clue)) - names)
             if strange:
                 out.append(Problem(f"{kind} {i + 1}: the colour {strange[0]!r} is not a block "
                                    f"colour of the palette", line))
@@ -280,12 +320,15 @@ def minimum_length(clue: Clue) -> int:
     the same colour."""
     if not clue:
         return 0
-    gaps = sum(1 for a, b in zip(clue, clue[1:]) if a.colour == b.colour)
-    return sum(b.length for b in clue) + gaps
+    colours = list(map(_COLOUR, clue))
+    gaps: int = sum(map(operator.eq, colours, colours[1:]))
+    return int(sum(map(_LENGTH, clue))) + gaps
 
 
 def _total(clues: tuple[Clue, ...], colour: str) -> int:
-    return sum(b.length for clue in clues for b in clue if b.colour == colour)
+    only = {colour}
+    return sum(sum(map(_LENGTH, clue)) if set(map(_COLOUR, clue)) <= only else
+               sum(b.length for b in clue if b.colour == colour) for clue in clues)
 
 
 def validate(puzzle: Puzzle) -> Puzzle:
@@ -321,13 +364,15 @@ def clues_of(grid: Iterable[Sequence[bool]] | Solution
 
 
 def _clue(runs: tuple[int, ...]) -> Clue:
-    return tuple(_block(n, "") for n in runs)
+    return tuple(map(_BLACK.__getitem__, runs))
 
 
 def puzzle_from_picture(grid: Iterable[Sequence[bool]] | Solution, title: str | None = None
                         ) -> Puzzle:
     """The puzzle whose goal is this black-and-white picture."""
     sol = grid if isinstance(grid, Solution) else Solution.from_cells(grid)
+    if sol.width < 1 or sol.height < 1:
+        raise InvalidPuzzle("the picture is empty")
     rows, cols = clues_of(sol)
     return Puzzle(rows, cols, title=title, goal=tuple(sol.strings()))
 
@@ -420,6 +465,10 @@ def _index(k: object, r: int, c: int, colours: int) -> int:
 def is_solution(puzzle: Puzzle, sol: Solution) -> bool:
     """Whether the grid has exactly the puzzle's clues: the check every reported answer
     passes before it leaves the library."""
+    if not isinstance(puzzle, Puzzle):
+        raise InvalidPuzzle(f"expected a satnono Puzzle, got {type(puzzle).__name__}")
+    if not isinstance(sol, Solution):
+        raise InvalidPuzzle(f"expected a satnono Solution, got {type(sol).__name__}")
     if sol.width != puzzle.width or sol.height != puzzle.height:
         return False
     if any(m >> sol.width for layer in (sol.rows, *sol.layers) for m in layer):

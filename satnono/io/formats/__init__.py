@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...errors import ParseError, UnsupportedOutput
-from ...model.puzzle import Puzzle
+from ...errors import ParseError, UnsupportedOutput, UsageError
+from ...model.puzzle import Puzzle, validate
 from . import (
     griddler,
     japan,
@@ -142,7 +142,11 @@ def _not_text(data: bytes, path: str, fmt: str | None) -> None:
 def read_bytes(data: bytes, path: str | os.PathLike[str] = "<input>", fmt: str | None = None
                ) -> list[Puzzle]:
     """Parse and validate every puzzle in ``data``; ``path`` names it in errors."""
-    path = os.fspath(path)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise UsageError(f"data is a file's content as bytes, not {type(data).__name__}")
+    data = bytes(data)
+    path = _path(path, "the name")
+    fmt = _format(fmt)
     _not_text(data, path, fmt)
     if fmt is not None:
         if fmt not in FORMATS:
@@ -182,11 +186,32 @@ def read_stdin() -> bytes:
     return data
 
 
+def _path(path: object, what: str = "path") -> str:
+    """A file name given to the library, as text; a UsageError naming the argument for
+    anything else (bytes are a file's content: :func:`read_bytes` reads those)."""
+    if isinstance(path, bytes):
+        raise UsageError(f"{what} is a file name, not bytes (read_bytes(data) reads a "
+                         "file's content)")
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"{what} is a file name, not {type(path).__name__}")
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        raise UsageError(f"{what} is a file name, not bytes")
+    return name
+
+
+def _format(fmt: object) -> str | None:
+    if fmt is not None and not isinstance(fmt, str):
+        raise UsageError(f"format is a format's name (see 'satnono formats'), not {fmt!r}")
+    return fmt
+
+
 def read_file(path: str | os.PathLike[str], fmt: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file (``-``: standard input), validated; a ParseError for anything
     unreadable. Reading stops past :func:`max_bytes` whatever the file claims to be (a
     device such as ``/dev/zero`` has no size), so no input can exhaust the memory."""
-    path = os.fspath(path)
+    path = _path(path)
+    fmt = _format(fmt)
     if path == "-":
         return read_bytes(read_stdin(), STDIN, fmt)
     limit = max_bytes()
@@ -214,7 +239,9 @@ def load(path: str | os.PathLike[str], index: int | None = None, fmt: str | None
     >>> load("puzzles/car.dat").size
     '10x8'
     """
-    path = os.fspath(path)
+    path = _path(path)
+    if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
+        raise UsageError(f"index is a whole number from 1, not {index!r}")
     puzzles = read_file(path, fmt)
     if index is None:
         if len(puzzles) > 1:
@@ -261,7 +288,9 @@ def save(puzzle: Puzzle, path: str, format: str | None = None) -> None:
     """
     from ..output import atomic_output
 
-    fmt = format or format_for_extension(path)
+    validate(puzzle)  # a puzzle no reader would take back is not written
+    path = _path(path)
+    fmt = _format(format) or format_for_extension(path)
     if fmt is None:
         raise UnsupportedOutput(f"{path}: say which format to write (puzzle formats: "
                                 + ", ".join(PUZZLE_WRITERS) + ")")
