@@ -35,7 +35,7 @@ def main() -> int:
         signal.signal(signal.SIGTERM, _interrupt)
     from .cli import main as cli_main
 
-    status = cli_main(restore_interrupt=not ignored)
+    status = cli_main(restore_interrupt=not ignored, own_process=True)
     if not ignored:
         # the command is over and its output written: the interpreter's last milliseconds
         # (where Python would put back the default, and a Ctrl-C would kill it with no

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import time
 from collections.abc import Callable
 
 from ..errors import Interrupted, SatnonoError
@@ -23,6 +24,7 @@ from ..runtime.interrupt import (
     swallowed_interrupts,
 )
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
+from .inputs import capped
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
 
@@ -79,11 +81,13 @@ def _terminated(signum: int, frame: object) -> None:
     raise note(Interrupted("terminated", 128 + signum))
 
 
-def _run(argv: list[str] | None) -> int:
+def _run(argv: list[str] | None, started: float) -> int:
     from ..io.output import check_writable
 
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = _parse(parser, argv)
+    args.started = started  # where --timeout counts from (options.within_the_limit)
+    capped(args)  # before the work: one line if they come down
     run: Callable[[argparse.Namespace], int] = args.run
     # before the work, not after it; a report makes its own folder for the plots
     if not getattr(args, "report", None):
@@ -92,10 +96,17 @@ def _run(argv: list[str] | None) -> int:
     return int(run(args))
 
 
-def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
+def main(argv: list[str] | None = None, restore_interrupt: bool = False,
+         own_process: bool = False) -> int:
     """Parse, run the command, and turn every error and interrupt into one line and an exit
     status. ``restore_interrupt``: Ctrl-C was handled by :mod:`satnono.entry` while loading,
-    and becomes Python's KeyboardInterrupt again, caught below."""
+    and becomes Python's KeyboardInterrupt again, caught below. ``own_process``: the
+    process is the command's (the ``satnono`` program), so its time limit counts from the
+    process's start; else (a test, a program that embeds the command line) from this
+    call."""
+    from ..runtime.deadline import since_start
+
+    started = time.monotonic() - (since_start() if own_process else 0.0)
     # SIGTERM as Ctrl-C: the work stops where it is, solver processes are stopped, no file
     # is left half written, and the message says so
     previous = signal.signal(signal.SIGTERM, _terminated)
@@ -106,7 +117,7 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False) -> int:
         with swallowed_interrupts():
             if restore_interrupt:
                 signal.signal(signal.SIGINT, noting_interrupt)
-            return _run(argv)
+            return _run(argv, started)
     except SatnonoError as exc:
         say(f"satnono: {exc}")
         return status_of(exc)

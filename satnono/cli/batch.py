@@ -19,7 +19,7 @@ from .status import ExitStatus
 
 def run(args: argparse.Namespace) -> int:
     from ..batch import DOS, Job, collect, done, engine, open_journal, plan
-    from ..batch.journal import append, drop
+    from ..batch.journal import again, append, drop
 
     if args.do not in DOS:
         raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
@@ -32,19 +32,16 @@ def run(args: argparse.Namespace) -> int:
     if args.retry_timeouts and not args.output:
         raise UsageError("--retry-timeouts goes with -o FILE (the results to retry)")
     already = done(args.output)
-    keys = {t.key for t in tasks}
-    retry = {k for k, r in already.items()
-             if k in keys and r.get("verdict") in ("timeout", "estimate")
-             } if args.retry_timeouts else set()
-    if retry:
-        drop(args.output, retry)
-        already = {k: r for k, r in already.items() if k not in retry}
+    redo = again(already, {t.key for t in tasks}, args.retry_timeouts)
+    if redo:
+        drop(args.output, set(redo))
+        already = {k: r for k, r in already.items() if k not in redo}
     todo = [t for t in tasks if t.key not in already]
-    if already or retry:
-        again = f" ({len(retry)} timed out before, again with --timeout " \
-                f"{job.timeout:g})" if retry else ""
+    if already or redo:
+        why = [f"{n} {w}" for w, n in Counter(redo.values()).items()]
+        again_ = f" ({'; '.join(why)}, again with --timeout {job.timeout:g})" if why else ""
         say(f"resuming: {len(tasks) - len(todo)} of {len(tasks)} puzzle(s) already in "
-            f"{args.output}, {len(todo)} to go{again}")
+            f"{args.output}, {len(todo)} to go{again_}")
     runner = engine(args.jobs, args.cluster)
     out = open_journal(args.output) if args.output else sys.stdout
     records: list[dict[str, Any]] = []

@@ -10,16 +10,8 @@ import argparse
 import sys
 
 from ..model.verdict import Verdict
-from .options import (
-    SubParsers,
-    about,
-    add_input,
-    add_json,
-    add_timeout,
-    add_workers,
-    chosen,
-    label,
-)
+from .inputs import chosen, label
+from .options import SubParsers, about, add_input, add_json, add_timeout, add_workers
 from .status import ExitStatus, worse
 
 CHECK_WORKERS = ("SAT solvers with different search settings raced on as many cores for "

@@ -6,6 +6,7 @@ import argparse
 import os
 
 from ..errors import UsageError
+from .inputs import load_one
 from .options import SubParsers, add_input, add_timeout, say
 from .status import ExitStatus
 
@@ -31,7 +32,6 @@ def run(args: argparse.Namespace) -> int:
         FORMATS,
         PUZZLE_WRITERS,
         format_for_extension,
-        load,
         shown,
         write_puzzle,
     )
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None:
         raise UsageError("say which format to write with --to (one of "
                          + ", ".join((*PUZZLE_WRITERS, *PICTURES)) + ")")
-    puzzle = load(args.puzzle, args.index, args.fmt)
+    puzzle = load_one(args)
     if fmt in FORMATS and FORMATS[fmt].write is not None:
         text = write_puzzle(puzzle, fmt)
         with atomic_output(args.output) as out:

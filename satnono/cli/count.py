@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..backends import DEFAULT
 from ..errors import UsageError
+from .inputs import chosen, label
 from .options import (
     SubParsers,
     about,
@@ -18,9 +19,7 @@ from .options import (
     add_timeout,
     add_workers,
     backend_options,
-    chosen,
     cluster_engine,
-    label,
     positive,
     say,
     whole,

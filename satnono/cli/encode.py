@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..model.verdict import Depth, LineCode
+from .inputs import load_one
 from .options import SubParsers, add_input, add_timeout
 from .status import ExitStatus
 
@@ -39,12 +40,12 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from ..io.dimacs import write_residual
-    from ..io.formats import load, shown
+    from ..io.formats import shown
     from ..io.output import atomic_output
     from ..pipeline import residual
     from ..runtime.deadline import Deadline
 
-    puzzle = load(args.puzzle, args.index, args.fmt)  # validated as it is read
+    puzzle = load_one(args)  # validated as it is read
     res = residual(puzzle, deadline=Deadline.after(args.timeout), depth=Depth(args.depth),
                    code=LineCode(args.encoding))
     with atomic_output(args.output) as out:

@@ -11,6 +11,7 @@ import os
 
 from ..errors import UsageError
 from .check import CHECK_WORKERS, STATUS
+from .inputs import within_the_limit
 from .options import SubParsers, add_timeout, add_workers, say
 
 
@@ -79,14 +80,15 @@ def run(args: argparse.Namespace) -> int:
         if args.invert or args.threshold != 128:
             raise UsageError("--threshold and --invert make black-and-white pictures; "
                              "--colours keeps the colours")
-        grid, palette = load_colour_picture(args.picture, args.colours, fmt=args.fmt,
-                                            size=size)
+        grid, palette = within_the_limit(args, lambda: load_colour_picture(
+            args.picture, args.colours, fmt=args.fmt, size=size))
         if not any(any(row) for row in grid):
             raise UsageError(f"{shown(args.picture)}: the picture is one colour")
         puzzle = validate(puzzle_from_colours(grid, palette, title=title))
     else:
-        pic = load_picture(args.picture, fmt=args.fmt, threshold=args.threshold,
-                           invert=args.invert, size=size)
+        pic = within_the_limit(args, lambda: load_picture(
+            args.picture, fmt=args.fmt, threshold=args.threshold, invert=args.invert,
+            size=size))
         if not any(pic.rows):
             raise UsageError(f"{shown(args.picture)}: the picture is blank at threshold "
                              f"{args.threshold} (try --threshold or --invert)")

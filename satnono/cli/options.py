@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..backends import BACKENDS, taking
 from ..errors import SolverFailed, UsageError, WrongSolution
-from ..model.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from ..batch.engines import DaskEngine
@@ -127,26 +126,6 @@ def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]
                              + " or ".join(taking(name)))
         options[name] = value
     return options
-
-
-def chosen(args: argparse.Namespace) -> tuple[list[tuple[int, Puzzle]], int]:
-    """The (index, puzzle) pairs the command works on, and how many the file holds."""
-    from ..io.formats import read_file
-
-    puzzles = read_file(args.puzzle, args.fmt)
-    pairs = list(enumerate(puzzles, 1))
-    if args.index is not None:
-        if not 1 <= args.index <= len(puzzles):
-            raise UsageError(f"--index {args.index} is outside 1..{len(puzzles)}")
-        pairs = [pairs[args.index - 1]]
-    return pairs, len(puzzles)
-
-
-def label(args: argparse.Namespace, index: int, total: int) -> str:
-    """How messages name a puzzle: its file, and its index when the file holds several."""
-    from ..io.formats import shown
-
-    return shown(args.puzzle) + (f" #{index}" if total > 1 else "")
 
 
 def add_cluster(p: Any, what: str) -> None:

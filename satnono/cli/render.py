@@ -6,6 +6,7 @@ import argparse
 import os
 
 from ..errors import SearchTimeout, UsageError
+from .inputs import load_one
 from .options import SubParsers, add_input, add_timeout, say
 from .status import ExitStatus
 
@@ -40,7 +41,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from ..io import draw
-    from ..io.formats import load, shown
+    from ..io.formats import shown
     from ..io.output import atomic_output
     from ..logic.propagate import line_solve
     from ..model.puzzle import is_solution
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.output}: render writes .png or .svg (or say --to png|svg)")
     if args.blank and args.partial:
         raise UsageError("--blank and --partial draw different things; pick one")
-    puzzle = load(args.puzzle, args.index, args.fmt)
+    puzzle = load_one(args)
     name = shown(args.puzzle)
     grid = None
     if args.partial:

@@ -7,6 +7,7 @@ import sys
 
 from ..backends import BACKENDS, DEFAULT
 from ..errors import SearchTimeout, UsageError
+from .inputs import chosen, label
 from .options import (
     SubParsers,
     about,
@@ -16,9 +17,7 @@ from .options import (
     add_input,
     add_timeout,
     backend_options,
-    chosen,
     cluster_engine,
-    label,
     say,
     whole,
 )

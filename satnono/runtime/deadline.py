@@ -7,10 +7,15 @@ a fresh number of seconds. The timeout itself travels along only to word the mes
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..errors import SearchTimeout, UsageError
+from ..errors import ReadTimeout, SearchTimeout, UsageError
 
 #: the longest time limit, in seconds (23 days): the waits a limit ends are the operating
 #: system's, in milliseconds of 32 bits (24.8 days), and Python's own overflow past that
@@ -80,3 +85,47 @@ class Deadline:
 
 #: no time limit
 NO_DEADLINE = Deadline()
+
+
+def since_start() -> float:
+    """Seconds since this process started (0 where the system does not say): a command's
+    time limit counts from its start, the interpreter's and the imports' time included."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            ticks = int(fh.read().rsplit(b")", 1)[1].split()[19])
+        return max(time.clock_gettime(time.CLOCK_BOOTTIME)
+                   - ticks / os.sysconf("SC_CLK_TCK"), 0.0)
+    except (OSError, ValueError, IndexError, AttributeError):  # pragma: no cover
+        return 0.0
+
+
+def counted_from(started: float, timeout: float | None) -> Deadline:
+    """The deadline ``timeout`` seconds after ``started`` (an instant on the monotonic
+    clock: a command's start)."""
+    deadline = Deadline.after(timeout)  # checks the limit
+    if timeout is None:
+        return deadline
+    return Deadline(started + timeout, deadline.timeout)
+
+
+@contextmanager
+def reading(deadline: Deadline, path: str) -> Iterator[None]:
+    """Reading an input within ``deadline``: past it, :class:`~satnono.errors.ReadTimeout`
+    (a FIFO that no one writes to blocks in the system, a huge picture in Python; a timer's
+    signal ends both). Only the main thread gets signals: elsewhere the read is not cut."""
+    if deadline.at is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        raise ReadTimeout(path, deadline.timeout or 0.0)
+
+    if deadline.passed():
+        raise ReadTimeout(path, deadline.timeout or 0.0)
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline.at - time.monotonic(), 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
