@@ -40,6 +40,22 @@ def done(path: str | None) -> dict[str, dict[str, Any]]:
     return out
 
 
+def again(records: dict[str, dict[str, Any]], keys: set[str], timeouts: bool
+          ) -> dict[str, str]:
+    """The puzzles among ``keys`` whose records are to be done again, with why: those
+    whose process was killed (the system when memory ran out, or a hand: no verdict)
+    always; those that ran out of time (or have only an estimate) when ``timeouts``."""
+    out = {}
+    for key, r in records.items():
+        if key not in keys:
+            continue
+        if r.get("died"):
+            out[key] = "whose process was killed"
+        elif timeouts and r.get("verdict") in ("timeout", "estimate"):
+            out[key] = "timed out before"
+    return out
+
+
 def _regular(path: str) -> bool:
     """Whether ``path`` is a regular file (or a link to one)."""
     try:

@@ -142,14 +142,14 @@ def do_one(task: Task, job: Job) -> dict[str, Any]:
             try:
                 record.update(conn.recv())
                 keep = record["verdict"] != "error"
-            except EOFError:
-                record.update(verdict="error",
-                              error=f"the solver process {death(proc)}")
+            except EOFError:  # died: not the puzzle's verdict, so a rerun runs it again
+                record.update(verdict="error", error=f"the solver process {death(proc)}",
+                              died=True)
         else:
             proc.kill()
             record.update(verdict="timeout", error="killed at the time limit")
     except (BrokenPipeError, ConnectionResetError):  # killed before it took the puzzle
-        record.update(verdict="error", error=f"the solver process {death(proc)}")
+        record.update(verdict="error", error=f"the solver process {death(proc)}", died=True)
     record["seconds"] = round(time.monotonic() - started, 4)
     if not keep or record["seconds"] > KEEP_AFTER:
         _retire()

@@ -148,7 +148,8 @@ def death(proc: BaseProcess) -> str:
     if code is None:
         return "stopped answering"
     if code == -signal.SIGKILL:
-        return "was killed (SIGKILL), most likely because the machine ran out of memory"
+        return ("was killed (SIGKILL: by the system when memory ran out, or by another "
+                "process)")
     if code < 0:
         try:
             return f"was killed by {signal.Signals(-code).name}"
