@@ -68,3 +68,72 @@ def test_the_engines_line_solvers_agree_with_the_python_solver_on_long_lines(n):
 def test_a_line_without_cells_is_refused():
     with pytest.raises(ValueError):
         line.narrow((), 0, 0, 0)
+
+
+# ---------------------------------------------------------------- the search
+
+search_built = pytest.mark.skipif(engine.part("search") is None,
+                                  reason="the engine was not built here")
+
+
+def _pictures(seed: int, count: int, sides: tuple[int, ...]):
+    from satnono.model.puzzle import puzzle_from_picture
+
+    from .conftest import random_picture
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        side = rng.choice(sides)
+        yield puzzle_from_picture(random_picture(rng, side, rng.randint(max(1, side - 5),
+                                                                         side + 5),
+                                                 rng.uniform(0.3, 0.7)))
+
+
+@search_built
+@pytest.mark.parametrize("limit,budget", [(2, 20_000_000), (None, 20_000_000), (1, 3_000)])
+def test_the_engines_search_walks_the_numba_searchs_tree(limit, budget):
+    """Node for node and line solve for line solve: the same solutions in the same order,
+    the same nodes, line solves and work, the same end, on small and large pictures (lines
+    past 63 cells on several words), looking for one, two or all solutions, and stopping
+    part way at a small budget."""
+    from satnono.logic.compiled import Search, warm
+    from satnono.logic.compiled.engine_search import EngineSearch
+    from satnono.logic.context import Stats
+
+    warm()
+    for p in _pictures(5, examples(60), (4, 8, 15, 25, 30, 70)):
+        a, b = Search(p), EngineSearch(p)
+        got_a = list(a.solutions(limit, budget))
+        got_b = list(b.solutions(limit, budget))
+        assert got_a == got_b
+        sa, sb = Stats(), Stats()
+        a.count_into(sa)
+        b.count_into(sb)
+        assert (sa.nodes, sa.line_solves, sa.max_depth, a.cost, a.done) == \
+               (sb.nodes, sb.line_solves, sb.max_depth, b.cost, b.done)
+        assert a.root() == b.root()
+
+
+@search_built
+def test_the_engines_implications_are_the_numba_searchs():
+    from satnono.logic.board import Board
+    from satnono.logic.compiled import Search, warm
+    from satnono.logic.compiled.engine_search import EngineSearch
+
+    warm()
+    for p in _pictures(9, examples(30), (3, 6, 10, 20)):
+        a, b = Search(p), EngineSearch(p)
+        board = Board(p.width, p.height)
+        assert sorted(map(tuple, a.implications(board).tolist())) == \
+               sorted(map(tuple, b.implications(board).tolist()))
+        assert len(b.implications(board, 5)) == min(5, len(a.implications(board)))
+
+
+@search_built
+def test_the_engines_search_gives_every_solution_whatever_its_budget():
+    from satnono.logic.compiled.engine_search import EngineSearch
+
+    from .conftest import search_budgets_agree
+
+    search_budgets_agree(list(_pictures(3, examples(40), (3, 4, 5, 6))), EngineSearch,
+                         "native")

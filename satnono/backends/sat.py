@@ -25,6 +25,7 @@ from ..encode.residual import add_implications, decode_solution, residual
 from ..errors import SearchTimeout
 from ..logic.board import Board
 from ..logic.compiled import Search, cold, ready
+from ..logic.compiled.engine_search import EngineSearch
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.grid import ROW
@@ -121,7 +122,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     enc = res.encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
-    if isinstance(dfs, Search) and start.board is not None:  # black and white
+    if isinstance(dfs, (Search, EngineSearch)) and start.board is not None:  # black and white
         # what probing the root implies, as binary clauses (add_implications says why)
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(enc, dfs.implications(start.board))

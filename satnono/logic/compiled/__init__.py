@@ -33,6 +33,7 @@ from .shared import count_work, masks, stream
 
 if TYPE_CHECKING:
     from .colour import ColourSearch
+    from .engine_search import EngineSearch
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length, times one more than its machine words past 63 cells): a few
@@ -76,11 +77,22 @@ def usable(puzzle: Puzzle) -> bool:
     return (puzzle.palette.black_and_white or fits(puzzle)) and not _turned_off()
 
 
+def engine_built() -> bool:
+    """Whether the black-and-white search of the engine compiled at install
+    (:mod:`satnono.engine`) is here and not turned off: then a black-and-white puzzle
+    needs nothing loaded or compiled (:class:`.engine_search.EngineSearch`)."""
+    if "engine" not in _loaded:
+        from .engine_search import built
+
+        _loaded["engine"] = not _turned_off() and built()
+    return _loaded["engine"]
+
+
 def ready(puzzle: Puzzle) -> bool:
     """Whether the compiled code for ``puzzle`` (black and white, or colour) runs in this
     process, loading it on the first call (:func:`available`)."""
     if puzzle.palette.black_and_white:
-        return available()
+        return engine_built() or available()
     if "colour" not in _loaded:
         # the colour code alone: a colour puzzle need not load the black-and-white search
         # (about a quarter of a second of a fresh process)
@@ -90,13 +102,18 @@ def ready(puzzle: Puzzle) -> bool:
     return _loaded["colour"]
 
 
-AnySearch = Union["Search", "ColourSearch"]
+AnySearch = Union["Search", "EngineSearch", "ColourSearch"]
 
 
 def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
-    """The compiled search for ``puzzle`` from ``board``: :class:`Search` in black and
-    white, :class:`.colour.ColourSearch` in colour (its code loaded: :func:`ready`)."""
+    """The compiled search for ``puzzle`` from ``board``: in black and white the engine's
+    (:class:`.engine_search.EngineSearch`) where it was built, else :class:`Search` on the
+    Numba kernel; :class:`.colour.ColourSearch` in colour (its code loaded: :func:`ready`)."""
     if puzzle.palette.black_and_white:
+        if engine_built():
+            from .engine_search import EngineSearch
+
+            return EngineSearch(puzzle, board)
         return Search(puzzle, board)
     from .colour import ColourSearch
 
@@ -216,13 +233,14 @@ def loaded(puzzle: Puzzle | None = None) -> bool:
     nothing more): for ``puzzle``'s kind (black and white, or colour) when given."""
     if puzzle is not None and not puzzle.palette.black_and_white:
         return _loaded.get("colour", False)
-    return _loaded.get("ok", False)
+    return engine_built() or _loaded.get("ok", False)
 
 
 def warm() -> None:
     """Load the compiled code now, black and white and colour (:func:`available`,
-    :func:`ready`), so that a process that forks one child per puzzle does it once."""
-    if available():
+    :func:`ready`), so that a process that forks one child per puzzle does it once (the
+    engine built at install needs no loading: only the colour search is loaded then)."""
+    if engine_built() or available():
         ready(_colour_warm())
 
 

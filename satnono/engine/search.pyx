@@ -1,0 +1,703 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The engine's black-and-white search, compiled ahead of time: propagation with a cache of
+line solves, probing to a fixpoint with its memory, and a depth-first search that probes at
+every node, with restarts.
+
+The method is the tournament solvers' (Wu, Sun, Chen et al., "An Efficient Approach to
+Solving Nonograms", IEEE TCIAIG 2013: probing every open cell to a fixpoint at every node,
+branching on the cell whose two probes fix the most) with nonosolve's memory of probes (a
+cell whose probes solved no line that has changed since is not probed again) and restarts
+after Luby's sequence of node counts (Luby, Sinclair & Zuckerman 1993). It visits the same
+nodes and solves the same lines as the Numba kernel it replaces
+(:mod:`satnono.logic.compiled.kernel`, whose docstrings say why each part is as it is).
+
+A grid is ``height × width`` bytes, row by row, each the set of values the cell may take:
+bit 0 "may be empty", bit 1 "may be filled" (3 open, 0 a contradiction). Beside it each
+line of up to 63 cells is kept as two machine words (which cells may be empty, which may
+be filled), so the line solver reads a line in two loads. Every piece of state is a named
+field of :class:`Engine`.
+"""
+
+import numpy as np
+
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+
+from .line cimport narrow64, narrow_wide
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef enum:
+    EMPTY = 1
+    FILLED = 2
+    OPEN = 3
+
+# what Engine.search returns
+FOUND = 1  # a solution is in ``solution``; call again for the next
+DONE = 2  # the tree is exhausted: every solution has been returned
+SLICE = 3  # the slice's work is spent; call again to go on
+
+#: entries of the cache of line solves (a power of two)
+cdef int64_t CACHE = 1 << 16
+#: entries of the cache of line solves past 63 cells
+cdef int64_t CACHE_WIDE = 1 << 14
+#: from the third run on each branching score is multiplied by 1 + NOISE × a random number
+cdef double NOISE = 0.5
+cdef uint64_t ONE = 1
+
+
+cdef inline int _lowest(uint64_t x) noexcept nogil:
+    return __builtin_ctzll(x)
+
+
+cdef int64_t _luby(int64_t i) noexcept nogil:
+    """The i-th term (from 0) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …"""
+    cdef int64_t size = 1, seq = 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return (<int64_t>1) << seq
+
+
+cdef class Engine:
+    """One black-and-white puzzle's search state: its clues, the stack of grids, the
+    scratch of propagation, the caches of line solves, what probing remembers (now and
+    kept per level), the counters of work and the search's position."""
+
+    # the puzzle
+    cdef readonly int height, width, nlines, cells
+    cdef int64_t[::1] clues, starts, counts
+    # propagation: the queue of lines, the line words, the trail of changed cells, the
+    # lines solved (bits), the line solver's words
+    cdef int64_t[::1] queue
+    cdef uint8_t[::1] queued
+    cdef uint64_t[:, ::1] may
+    cdef int64_t[::1] trail
+    cdef int64_t top
+    cdef uint64_t[::1] touched
+    cdef uint8_t[::1] line_cells
+    cdef uint64_t[::1] fs, ff, bs, bf
+    cdef uint64_t[::1] sweep, wt
+    cdef int stride
+    # the caches of line solves: one word a line (each slot: line × 2 + consistent, and
+    # its words in and out), and past 63 cells
+    cdef int64_t[::1] cache_line
+    cdef uint64_t[:, ::1] cache_entry
+    cdef uint64_t[:, ::1] cache_wide
+    # a probe's two propagations: the cells and values each fixed, and the first's by cell
+    cdef int64_t[::1] cells1, cells0
+    cdef uint8_t[::1] values1, values0, seen
+    # what probing remembers: when each cell was probed, the lines its probes solved, when
+    # each line last changed, and the clock those times are read on; kept per level
+    cdef int64_t[::1] probed_at
+    cdef uint64_t[:, ::1] probe_lines
+    cdef int64_t[::1] line_changed
+    cdef int64_t clock
+    cdef int64_t[:, ::1] saved_probed_at, saved_line_changed, saved_score
+    cdef uint64_t[:, :, ::1] saved_probe_lines
+    cdef readonly int keep
+    # the search: the stack of grids, each level's branch cell and value still to try,
+    # the branching scores, the last solution
+    cdef public object stack
+    cdef uint8_t[:, ::1] stack_v
+    cdef int64_t[::1] branch
+    cdef uint8_t[::1] other
+    cdef int64_t[::1] score
+    cdef public object solution
+    cdef uint8_t[::1] solution_v
+    # the search's position: its level, its phase (1 a new node, 2 its probing under way,
+    # 0 neither), where probing is (the next cell, how many cells in a row changed
+    # nothing), restarts (every ``restart`` × Luby(run) nodes; 0 never), the run, its
+    # nodes so far, the random generator
+    cdef public int64_t level, phase, probe_cell, probe_quiet, restart, run, run_nodes
+    cdef uint64_t seed
+    # the work so far: line solves, nodes, the deepest level, how the root ended (0 not
+    # yet, 1 consistent, 2 a contradiction), and the cost (a line of n cells costs n, and
+    # n × (words + 1) past 63 cells)
+    cdef public int64_t lines, nodes, depth, root, cost
+
+    def __init__(self, int height, int width, clues, starts, counts, int levels,
+                 int64_t memory):
+        self.height, self.width = height, width
+        self.nlines = height + width
+        self.cells = height * width
+        self.clues = np.ascontiguousarray(clues, np.int64)
+        self.starts = np.ascontiguousarray(starts, np.int64)
+        self.counts = np.ascontiguousarray(counts, np.int64)
+        cdef int size = max(height, width), nw = size // 64 + 1, kmax = 1, line
+        for line in range(self.nlines):
+            kmax = max(kmax, <int>self.counts[line])
+        cdef int words = (self.nlines + 63) // 64
+        self.queue = np.zeros(self.nlines, np.int64)
+        self.queued = np.ones(self.nlines, np.uint8)
+        self.may = np.zeros((2, self.nlines), np.uint64)
+        self.trail = np.zeros(self.cells + 1, np.int64)
+        self.touched = np.zeros(words, np.uint64)
+        self.line_cells = np.zeros(size, np.uint8)
+        self.fs = np.zeros(kmax + 2, np.uint64)
+        self.ff = np.zeros(kmax + 2, np.uint64)
+        self.bs = np.zeros(kmax + 2, np.uint64)
+        self.bf = np.zeros(kmax + 2, np.uint64)
+        self.stride = nw
+        self.sweep = np.zeros(4 * (kmax + 2) * nw, np.uint64)
+        self.wt = np.zeros(12 * nw, np.uint64)
+        self.cache_line = np.full(CACHE, -1, np.int64)
+        self.cache_entry = np.zeros((CACHE, 4), np.uint64)
+        self.cache_wide = np.zeros((CACHE_WIDE if size > 63 else 1, 1 + 4 * nw), np.uint64)
+        self.cells1 = np.zeros(self.cells + 1, np.int64)
+        self.cells0 = np.zeros(self.cells + 1, np.int64)
+        self.values1 = np.zeros(self.cells + 1, np.uint8)
+        self.values0 = np.zeros(self.cells + 1, np.uint8)
+        self.seen = np.zeros(self.cells, np.uint8)
+        self.probed_at = np.zeros(self.cells, np.int64)
+        self.probe_lines = np.zeros((self.cells, words), np.uint64)
+        self.line_changed = np.zeros(self.nlines, np.int64)
+        self.clock = 1
+        self.keep = max(0, memory // (8 * (self.cells * (2 + words) + self.nlines)))
+        cdef int kept = min(levels, self.keep)
+        self.saved_probed_at = np.zeros((kept, self.cells), np.int64)
+        self.saved_probe_lines = np.zeros((kept, self.cells, words), np.uint64)
+        self.saved_line_changed = np.zeros((kept, self.nlines), np.int64)
+        self.saved_score = np.zeros((kept, self.cells), np.int64)
+        self.stack = np.full((levels, self.cells), OPEN, np.uint8)
+        self.stack_v = self.stack
+        self.branch = np.zeros(levels, np.int64)
+        self.other = np.zeros(levels, np.uint8)
+        self.score = np.zeros(self.cells, np.int64)
+        self.solution = np.zeros(self.cells, np.uint8)
+        self.solution_v = self.solution
+        self.level, self.phase, self.probe_cell, self.probe_quiet = 0, 1, 0, 0
+        self.restart, self.run, self.run_nodes = 0, 0, 0
+        self.seed = 0x2545F4914F6CDD1D
+        self.lines = self.nodes = self.depth = self.root = self.cost = 0
+
+    # ------------------------------------------------------------ the grid and its words
+
+    cdef inline void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil:
+        """Cell (r, c) takes ``value``, in the grid and in its lines' words."""
+        cdef uint64_t bit
+        cdef int line
+        g[r * self.width + c] = <uint8_t>value
+        if self.width <= 63:
+            bit = ONE << c
+            self.may[0, r] = (self.may[0, r] & ~bit) | (bit if value & EMPTY else 0)
+            self.may[1, r] = (self.may[1, r] & ~bit) | (bit if value & FILLED else 0)
+        if self.height <= 63:
+            bit = ONE << r
+            line = self.height + c
+            self.may[0, line] = (self.may[0, line] & ~bit) | (bit if value & EMPTY else 0)
+            self.may[1, line] = (self.may[1, line] & ~bit) | (bit if value & FILLED else 0)
+
+    cdef void _load(self, const uint8_t* g) noexcept nogil:
+        """Every line's words from the grid."""
+        cdef int r, c, v
+        for r in range(self.nlines):
+            self.may[0, r] = 0
+            self.may[1, r] = 0
+        for r in range(self.height):
+            for c in range(self.width):
+                v = g[r * self.width + c]
+                if v & EMPTY:
+                    self.may[0, r] |= ONE << (c % 64)
+                    self.may[0, self.height + c] |= ONE << (r % 64)
+                if v & FILLED:
+                    self.may[1, r] |= ONE << (c % 64)
+                    self.may[1, self.height + c] |= ONE << (r % 64)
+
+    cdef inline int _change(self, uint8_t* g, int r, int c, int value, int cross,
+                            int* tail) noexcept nogil:
+        """Cell (r, c) narrows to ``value``: on the trail, and its crossing line queued
+        unless it is already; returns how many lines were queued (0 or 1)."""
+        self._put(g, r, c, value)
+        self.trail[self.top] = r * self.width + c
+        self.top += 1
+        if self.queued[cross]:
+            return 0
+        self.queued[cross] = 1
+        self.queue[tail[0]] = cross
+        tail[0] = (tail[0] + 1) % self.nlines
+        return 1
+
+    # ------------------------------------------------------------ propagation
+
+    cdef bint propagate(self, uint8_t* g) noexcept nogil:
+        """Solve the queued lines until none changes; False on a contradiction. The cells
+        changed go on the trail, the lines solved into ``touched`` (added to)."""
+        cdef uint64_t mask = <uint64_t>(CACHE - 1)
+        cdef int lines = self.nlines, height = self.height, width = self.width
+        cdef int head = 0, tail = 0, pending = 0, line, n, base, step, k, i, nw, v
+        cdef int64_t slot, c0
+        cdef bint ok = True, good, hit
+        cdef uint64_t can_empty, can_fill, may_empty, may_fill, h, changed, bit
+        cdef uint64_t* wide_empty
+        cdef uint64_t* wide_fill
+        cdef uint64_t* out_empty
+        cdef uint64_t* out_fill
+        cdef uint64_t* went
+        cdef int wcols
+        self.top = 0
+        for line in range(lines):
+            if self.queued[line]:
+                self.queue[tail] = line
+                tail = (tail + 1) % lines
+                pending += 1
+        while pending:
+            line = <int>self.queue[head]
+            head = (head + 1) % lines
+            pending -= 1
+            self.queued[line] = 0
+            if not ok:
+                continue  # drain the queue
+            self.touched[line >> 6] |= ONE << (line & 63)
+            if line < height:
+                n, base, step = width, line * width, 1
+            else:
+                n, base, step = height, line - height, width
+            self.lines += 1
+            c0 = self.starts[line]
+            k = <int>self.counts[line]
+            if n <= 63:
+                self.cost += n
+                can_empty = self.may[0, line]
+                can_fill = self.may[1, line]
+                h = ((<uint64_t>(line + 1)) * 0x9E3779B97F4A7C15ULL
+                     ^ can_empty * 0xBF58476D1CE4E5B9ULL ^ can_fill * 0x94D049BB133111EBULL)
+                slot = <int64_t>((h ^ (h >> 29)) & mask)
+                if (self.cache_line[slot] >> 1 == line
+                        and self.cache_entry[slot, 0] == can_empty
+                        and self.cache_entry[slot, 1] == can_fill):
+                    good = (self.cache_line[slot] & 1) == 1
+                    may_empty = self.cache_entry[slot, 2]
+                    may_fill = self.cache_entry[slot, 3]
+                else:
+                    good = narrow64(&self.clues[c0], k, n, can_empty, can_fill, &self.fs[0],
+                                    &self.ff[0], &self.bs[0], &self.bf[0], &may_empty,
+                                    &may_fill)
+                    if not good:
+                        may_empty = 0
+                        may_fill = 0
+                    self.cache_line[slot] = 2 * line + (1 if good else 0)
+                    self.cache_entry[slot, 0] = can_empty
+                    self.cache_entry[slot, 1] = can_fill
+                    self.cache_entry[slot, 2] = may_empty
+                    self.cache_entry[slot, 3] = may_fill
+                if not good:
+                    ok = False
+                    continue
+                changed = (can_empty ^ may_empty) | (can_fill ^ may_fill)
+                while changed:
+                    i = _lowest(changed)
+                    changed &= changed - ONE
+                    v = <int>(((may_empty >> i) & ONE) | (((may_fill >> i) & ONE) << 1))
+                    if line < height:
+                        pending += self._change(g, line, i, v, height + i, &tail)
+                    else:
+                        pending += self._change(g, i, line - height, v, i, &tail)
+                continue
+            # past 63 cells: the line gathered from the grid into several words
+            nw = n // 64 + 1
+            self.cost += n * (nw + 1)
+            wide_empty = &self.wt[0]
+            wide_fill = &self.wt[self.stride]
+            out_empty = &self.wt[2 * self.stride]
+            out_fill = &self.wt[3 * self.stride]
+            for i in range(nw):
+                wide_empty[i] = 0
+                wide_fill[i] = 0
+            for i in range(n):
+                v = g[base + i * step]
+                self.line_cells[i] = <uint8_t>v
+                bit = ONE << (i & 63)
+                if v & EMPTY:
+                    wide_empty[i >> 6] |= bit
+                if v & FILLED:
+                    wide_fill[i >> 6] |= bit
+            h = (<uint64_t>(line + 1)) * 0x9E3779B97F4A7C15ULL
+            for i in range(nw):
+                h = ((h ^ wide_empty[i]) * 0xBF58476D1CE4E5B9ULL
+                     ^ wide_fill[i] * 0x94D049BB133111EBULL)
+            slot = <int64_t>((h ^ (h >> 29)) & <uint64_t>(self.cache_wide.shape[0] - 1))
+            went = &self.cache_wide[slot, 0]
+            hit = (went[0] >> 1) == <uint64_t>(line + 1)
+            if hit:
+                for i in range(nw):
+                    if went[1 + i] != wide_empty[i] or went[1 + nw + i] != wide_fill[i]:
+                        hit = False
+                        break
+            if hit:
+                good = (went[0] & ONE) == ONE
+                for i in range(nw):
+                    out_empty[i] = went[1 + 2 * nw + i]
+                    out_fill[i] = went[1 + 3 * nw + i]
+            else:
+                good = narrow_wide(&self.clues[c0], k, n, wide_empty, wide_fill,
+                                   &self.sweep[0], self.stride, &self.wt[0], out_empty,
+                                   out_fill)
+                went[0] = <uint64_t>(2 * (line + 1) + (1 if good else 0))
+                for i in range(nw):
+                    went[1 + i] = wide_empty[i]
+                    went[1 + nw + i] = wide_fill[i]
+                    went[1 + 2 * nw + i] = out_empty[i]
+                    went[1 + 3 * nw + i] = out_fill[i]
+            if not good:
+                ok = False
+                continue
+            for i in range(n):
+                v = <int>(((out_empty[i >> 6] >> (i & 63)) & ONE)
+                          | (((out_fill[i >> 6] >> (i & 63)) & ONE) << 1))
+                if v != self.line_cells[i]:
+                    if line < height:
+                        pending += self._change(g, line, i, v, height + i, &tail)
+                    else:
+                        pending += self._change(g, i, line - height, v, i, &tail)
+        return ok
+
+    cdef inline void _queue_cell(self, int cell) noexcept nogil:
+        self.queued[cell // self.width] = 1
+        self.queued[self.height + cell % self.width] = 1
+
+    cdef inline void _mark(self, int cell) noexcept nogil:
+        """``cell`` is about to be fixed for good: its row and column change at the next
+        stamp."""
+        self.line_changed[cell // self.width] = self.clock + 1
+        self.line_changed[self.height + cell % self.width] = self.clock + 1
+
+    cdef void _stamp(self) noexcept nogil:
+        """A new stamp for the lines the last propagation changed (and those marked since
+        the last stamp): every probe that solved one of them must run again."""
+        cdef int64_t i, t
+        self.clock += 1
+        for i in range(self.top):
+            t = self.trail[i]
+            self.line_changed[t // self.width] = self.clock
+            self.line_changed[self.height + t % self.width] = self.clock
+
+    cdef inline bint _still_valid(self, int c) noexcept nogil:
+        """Whether cell ``c``'s last probes would give the same again (nonosolve's rule)."""
+        cdef int64_t when = self.probed_at[c]
+        cdef int w
+        cdef uint64_t x
+        if when == 0:
+            return False
+        for w in range(self.probe_lines.shape[1]):
+            x = self.probe_lines[c, w]
+            while x:
+                if self.line_changed[w * 64 + _lowest(x)] > when:
+                    return False
+                x &= x - ONE
+        return True
+
+    cdef bint _settle(self, uint8_t* g, int cell, int value) noexcept nogil:
+        """Cell ``cell`` takes ``value`` for good; propagate from its row and column."""
+        cdef bint ok
+        self._put(g, cell // self.width, cell % self.width, value)
+        self._queue_cell(cell)
+        self._mark(cell)
+        ok = self.propagate(g)
+        self._stamp()
+        return ok
+
+    cdef int _probe_one(self, uint8_t* g, int c, int value, int64_t* cells_out,
+                        uint8_t* values_out) noexcept nogil:
+        """Cell ``c`` set to ``value`` and propagated, then undone: the cells that changed
+        and their values go out; returns how many (``c`` among them), or -1 on a
+        contradiction."""
+        cdef bint ok
+        cdef int64_t n, i, t
+        self._put(g, c // self.width, c % self.width, value)
+        self._queue_cell(c)
+        ok = self.propagate(g)
+        n = self.top
+        cells_out[0] = c
+        values_out[0] = <uint8_t>value
+        for i in range(n):
+            t = self.trail[i]
+            cells_out[i + 1] = t
+            values_out[i + 1] = g[t]
+            self._put(g, <int>(t // self.width), <int>(t % self.width), OPEN)
+        self._put(g, c // self.width, c % self.width, OPEN)
+        return <int>(n + 1) if ok else -1
+
+    # ------------------------------------------------------------ probing
+
+    cdef int probe(self, uint8_t* g, int64_t stop) noexcept nogil:
+        """Probe the open cells both ways, round and round, until a whole round changes
+        nothing: 1, or 0 on a contradiction, or 2 when the cost passed ``stop`` first
+        (``probe_cell`` and ``probe_quiet`` say where to go on). ``score[cell]`` is left at
+        (1 + cells fixed by filling) × (1 + cells fixed by emptying) for each open cell."""
+        cdef int cells = self.cells, c, n1, n0, i, w
+        cdef int64_t t
+        cdef bint agreed, ok
+        cdef int64_t* c1 = &self.cells1[0]
+        cdef int64_t* c0 = &self.cells0[0]
+        cdef uint8_t* v1 = &self.values1[0]
+        cdef uint8_t* v0 = &self.values0[0]
+        while self.probe_quiet < cells:
+            c = <int>self.probe_cell
+            if g[c] != OPEN:
+                self.score[c] = 0
+                self.probe_cell = (c + 1) % cells
+                self.probe_quiet += 1
+                continue
+            if self._still_valid(c):
+                self.probe_cell = (c + 1) % cells
+                self.probe_quiet += 1
+                continue
+            if self.cost >= stop:
+                return 2
+            self.probe_cell = (c + 1) % cells
+            self.probe_quiet += 1
+            for w in range(self.touched.shape[0]):
+                self.touched[w] = 0
+            n1 = self._probe_one(g, c, FILLED, c1, v1)
+            n0 = self._probe_one(g, c, EMPTY, c0, v0)
+            if n1 < 0 and n0 < 0:
+                return 0
+            if n1 < 0 or n0 < 0:
+                if not self._settle(g, c, EMPTY if n1 < 0 else FILLED):
+                    return 0
+                self.probe_quiet = 0
+                self.score[c] = 0
+                continue
+            self.probed_at[c] = self.clock
+            for w in range(self.touched.shape[0]):
+                self.probe_lines[c, w] = self.touched[w]
+            for i in range(n1):
+                self.seen[c1[i]] = v1[i]
+            agreed = False
+            for i in range(n0):
+                t = c0[i]
+                if self.seen[t] == v0[i]:
+                    self._put(g, <int>(t // self.width), <int>(t % self.width), v0[i])
+                    self._queue_cell(<int>t)
+                    self._mark(<int>t)
+                    agreed = True
+            for i in range(n1):
+                self.seen[c1[i]] = 0
+            if agreed:
+                self.probe_quiet = 0
+                ok = self.propagate(g)
+                self._stamp()
+                if not ok:
+                    return 0
+                if g[c] != OPEN:
+                    self.score[c] = 0
+                    continue
+            self.score[c] = (1 + n1) * (1 + n0)
+        return 1
+
+    # ------------------------------------------------------------ the search
+
+    cdef inline double _random(self) noexcept nogil:
+        """A number in [0, 1) from the xorshift generator."""
+        cdef uint64_t x = self.seed
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
+        self.seed = x
+        return <double>(x >> 11) * (1.0 / 9007199254740992.0)
+
+    cdef void _keep(self, int d) noexcept nogil:
+        """Level d is about to branch: keep what its probes were, with its scores."""
+        if d < self.saved_probed_at.shape[0]:
+            self.saved_probed_at[d, :] = self.probed_at
+            self.saved_probe_lines[d, :, :] = self.probe_lines
+            self.saved_line_changed[d, :] = self.line_changed
+            self.saved_score[d, :] = self.score
+
+    cdef void _recall(self, int d) noexcept nogil:
+        """Back at level d: what :meth:`_keep` kept; without room for that level, every
+        cell is probed again."""
+        cdef int c
+        if d < self.saved_probed_at.shape[0]:
+            self.probed_at[:] = self.saved_probed_at[d, :]
+            self.probe_lines[:, :] = self.saved_probe_lines[d, :, :]
+            self.line_changed[:] = self.saved_line_changed[d, :]
+            self.score[:] = self.saved_score[d, :]
+        else:
+            for c in range(self.cells):
+                self.probed_at[c] = 0
+
+    cdef bint _backtrack(self) noexcept nogil:
+        """Go up to the deepest level with a value still to try and set up its child;
+        False when there is none (the tree is done)."""
+        cdef int64_t d = self.level - 1
+        cdef int v, c
+        while d >= 0:
+            v = self.other[d]
+            if v:
+                self.other[d] = 0
+                c = <int>self.branch[d]
+                self.stack_v[d + 1, :] = self.stack_v[d, :]
+                self.stack_v[d + 1, c] = <uint8_t>v
+                self._queue_cell(c)
+                self._recall(<int>d)
+                self._mark(c)
+                self.level = d + 1
+                self.phase = 1
+                return True
+            d -= 1
+        return False
+
+    def _grow(self):
+        """Twice the levels (the search never needs more than one per cell)."""
+        cdef int levels = self.stack.shape[0]
+        stack = np.zeros((2 * levels, self.cells), np.uint8)
+        stack[:levels] = self.stack
+        branch = np.zeros(2 * levels, np.int64)
+        branch[:levels] = self.branch
+        other = np.zeros(2 * levels, np.uint8)
+        other[:levels] = self.other
+        self.stack, self.stack_v, self.branch, self.other = stack, stack, branch, other
+        cdef int kept = self.saved_probed_at.shape[0]
+        cdef int more = min(2 * kept, self.keep) if kept else min(2 * levels, self.keep)
+        if more > kept:
+            def grown(a):
+                out = np.zeros((more,) + a.shape[1:], a.dtype)
+                out[:kept] = a
+                return out
+            self.saved_probed_at = grown(np.asarray(self.saved_probed_at))
+            self.saved_probe_lines = grown(np.asarray(self.saved_probe_lines))
+            self.saved_line_changed = grown(np.asarray(self.saved_line_changed))
+            self.saved_score = grown(np.asarray(self.saved_score))
+
+    def search(self, int64_t budget):
+        """Depth-first search with probing at every node, resumed where it stopped: runs
+        until a solution (FOUND, the grid in ``solution``), the end of the tree (DONE) or
+        the cost passing ``budget`` (SLICE)."""
+        cdef int cells = self.cells, c, best, first
+        cdef int64_t d
+        cdef bint ok, noisy
+        cdef int probed
+        cdef double top, sc
+        cdef uint8_t* g
+        if self.level >= 0 and self.phase != 1:
+            self._load(&self.stack_v[self.level, 0])
+        while True:
+            d = self.level
+            if self.phase:
+                if d + 1 >= self.stack_v.shape[0]:
+                    self._grow()
+                if self.phase == 1 and d > 0 and self.restart > 0:
+                    self.run_nodes += 1
+                    if self.run_nodes > self.restart * _luby(self.run):
+                        for c in range(self.nlines):
+                            self.queued[c] = 0
+                        self._recall(0)
+                        self.run += 1
+                        self.run_nodes = 0
+                        self.level = 0
+                        self.phase = 2
+                        self.probe_cell = 0
+                        self.probe_quiet = 0
+                        self._load(&self.stack_v[0, 0])
+                        continue
+                g = &self.stack_v[d, 0]
+                ok = True
+                if self.phase == 1:  # a new node: propagate, then probe from its first cell
+                    self._load(g)
+                    ok = self.propagate(g)
+                    self._stamp()
+                    self.probe_cell = 0
+                    self.probe_quiet = 0
+                self.phase = 0
+                if ok:
+                    probed = self.probe(g, budget)
+                    if probed == 2:  # this node again, probing on from where it stopped
+                        self.phase = 2
+                        return SLICE
+                    ok = probed == 1
+                self.nodes += 1
+                if d == 0:
+                    self.root = 1 if ok else 2
+                if d > self.depth:
+                    self.depth = d
+                if ok:
+                    best = -1
+                    top = 0.0
+                    noisy = self.run >= 2
+                    for c in range(cells):
+                        if g[c] == OPEN and self.score[c] > 0:
+                            sc = <double>self.score[c]
+                            if noisy:
+                                sc *= 1.0 + NOISE * self._random()
+                            if sc > top:
+                                top = sc
+                                best = c
+                    if best < 0:
+                        for c in range(cells):
+                            if g[c] == OPEN:
+                                best = c
+                                break
+                    if best < 0:  # solved
+                        self.solution_v[:] = self.stack_v[d, :]
+                        if not self._backtrack():
+                            self.level = -1
+                        return FOUND
+                    first = FILLED if self.run % 2 == 0 else EMPTY
+                    self.branch[d] = best
+                    self.other[d] = <uint8_t>(FILLED + EMPTY - first)
+                    self._keep(<int>d)
+                    self.stack_v[d + 1, :] = self.stack_v[d, :]
+                    self.stack_v[d + 1, best] = <uint8_t>first
+                    self._queue_cell(best)
+                    self._mark(best)
+                    self.level = d + 1
+                    self.phase = 1
+                elif not self._backtrack():
+                    self.level = -1
+                    return DONE
+            elif d < 0:
+                return DONE
+            if self.cost >= budget:
+                return SLICE
+
+    # ------------------------------------------------------------ other entries
+
+    def settle_lines(self):
+        """Line logic alone on the queued lines of the root (no probing); False on a
+        contradiction."""
+        cdef uint8_t* g = &self.stack_v[0, 0]
+        self._load(g)
+        return self.propagate(g)
+
+    def implications(self, const uint8_t[::1] grid, int64_t[:, ::1] out):
+        """What each probe of ``grid``'s open cells implies: rows ``(a, b)`` of ``out``,
+        "a implies b", each literal ``2 × cell + 1`` for filled and ``2 × cell`` for empty,
+        ``b`` = -1 where ``a`` contradicts; returns how many rows (at most ``len(out)``).
+        Runs on this engine's scratch, which must be fresh (its queue clear)."""
+        g_arr = np.array(grid, np.uint8)
+        cdef uint8_t[::1] gv = g_arr
+        cdef uint8_t* g = &gv[0]
+        cdef int cells = self.cells, c, value, a, k, i, j
+        cdef int64_t n = 0, room = out.shape[0]
+        cdef int64_t[::1] fixed = np.empty(cells + 1, np.int64)
+        cdef uint8_t[::1] values = np.empty(cells + 1, np.uint8)
+        for c in range(self.nlines):
+            self.queued[c] = 0
+        self._load(g)
+        for c in range(cells):
+            if g[c] != OPEN:
+                continue
+            for j in range(2):
+                value = FILLED if j == 0 else EMPTY
+                k = self._probe_one(g, c, value, &fixed[0], &values[0])
+                a = 2 * c + (1 if value == FILLED else 0)
+                if k < 0:
+                    if n < room:
+                        out[n, 0] = a
+                        out[n, 1] = -1
+                        n += 1
+                    continue
+                for i in range(1, k):
+                    if n == room:
+                        return n
+                    out[n, 0] = a
+                    out[n, 1] = 2 * fixed[i] + (1 if values[i] == FILLED else 0)
+                    n += 1
+        return n
