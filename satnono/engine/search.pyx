@@ -19,9 +19,9 @@ be filled), so the line solver reads a line in two loads. Every piece of state i
 field of :class:`Engine`.
 """
 
-import numpy as np
-
 from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memcpy, memset
 
 from .line cimport narrow64, narrow_wide
 
@@ -47,6 +47,24 @@ cdef double NOISE = 0.5
 cdef uint64_t ONE = 1
 
 
+cdef void* _alloc(Py_ssize_t count, Py_ssize_t size) except NULL:
+    """Zeroed memory for ``count`` items of ``size`` bytes (at least one item)."""
+    cdef void* p = calloc(max(count, 1), size)
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
+cdef void* _grown(void* old, Py_ssize_t had, Py_ssize_t count, Py_ssize_t size) except NULL:
+    """``old`` (``had`` items) made room for ``count`` items, the new ones zeroed."""
+    cdef void* p = realloc(old, max(count, 1) * size)
+    if p == NULL:
+        raise MemoryError()
+    if count > had:
+        memset(<char*>p + had * size, 0, (count - had) * size)
+    return p
+
+
 cdef inline int _lowest(uint64_t x) noexcept nogil:
     return __builtin_ctzll(x)
 
@@ -67,49 +85,68 @@ cdef int64_t _luby(int64_t i) noexcept nogil:
 cdef class Engine:
     """One black-and-white puzzle's search state: its clues, the stack of grids, the
     scratch of propagation, the caches of line solves, what probing remembers (now and
-    kept per level), the counters of work and the search's position."""
+    kept per level), the counters of work and the search's position. All of it is memory
+    of its own (no NumPy: importing the engine costs a few milliseconds)."""
 
-    # the puzzle
+    # the puzzle: the clues of every line in one array, rows first, each line's start in it
+    # and its number of blocks
     cdef readonly int height, width, nlines, cells
-    cdef int64_t[::1] clues, starts, counts
-    # propagation: the queue of lines, the line words, the trail of changed cells, the
-    # lines solved (bits), the line solver's words
-    cdef int64_t[::1] queue
-    cdef uint8_t[::1] queued
-    cdef uint64_t[:, ::1] may
-    cdef int64_t[::1] trail
+    cdef int64_t* clues
+    cdef int64_t* starts
+    cdef int64_t* counts
+    # propagation: the queue of lines, the line words (which cells may be empty, which may
+    # be filled, one word a line of up to 63 cells), the trail of changed cells, the lines
+    # solved (bits), the line solver's words
+    cdef int64_t* queue
+    cdef uint8_t* queued
+    cdef uint64_t* may_empty
+    cdef uint64_t* may_fill
+    cdef int64_t* trail
     cdef int64_t top
-    cdef uint64_t[::1] touched
-    cdef uint8_t[::1] line_cells
-    cdef uint64_t[::1] fs, ff, bs, bf
-    cdef uint64_t[::1] sweep, wt
+    cdef uint64_t* touched
+    cdef int words
+    cdef uint8_t* line_cells
+    cdef uint64_t* fs
+    cdef uint64_t* ff
+    cdef uint64_t* bs
+    cdef uint64_t* bf
+    cdef uint64_t* sweep
+    cdef uint64_t* wt
     cdef int stride
-    # the caches of line solves: one word a line (each slot: line × 2 + consistent, and
-    # its words in and out), and past 63 cells
-    cdef int64_t[::1] cache_line
-    cdef uint64_t[:, ::1] cache_entry
-    cdef uint64_t[:, ::1] cache_wide
+    # the caches of line solves: one word a line (each slot: line × 2 + consistent, then
+    # its words in and out), and past 63 cells (rows of 1 + 4 × words)
+    cdef int64_t* cache_line
+    cdef uint64_t* cache_entry
+    cdef uint64_t* cache_wide
+    cdef int64_t wide_rows
+    cdef int wide_cols
     # a probe's two propagations: the cells and values each fixed, and the first's by cell
-    cdef int64_t[::1] cells1, cells0
-    cdef uint8_t[::1] values1, values0, seen
-    # what probing remembers: when each cell was probed, the lines its probes solved, when
-    # each line last changed, and the clock those times are read on; kept per level
-    cdef int64_t[::1] probed_at
-    cdef uint64_t[:, ::1] probe_lines
-    cdef int64_t[::1] line_changed
+    cdef int64_t* cells1
+    cdef int64_t* cells0
+    cdef uint8_t* values1
+    cdef uint8_t* values0
+    cdef uint8_t* seen
+    # what probing remembers: when each cell was probed, the lines its probes solved
+    # (``words`` a cell), when each line last changed, and the clock those times are read
+    # on; kept for the first ``kept`` levels
+    cdef int64_t* probed_at
+    cdef uint64_t* probe_lines
+    cdef int64_t* line_changed
     cdef int64_t clock
-    cdef int64_t[:, ::1] saved_probed_at, saved_line_changed, saved_score
-    cdef uint64_t[:, :, ::1] saved_probe_lines
+    cdef int64_t* saved_probed_at
+    cdef uint64_t* saved_probe_lines
+    cdef int64_t* saved_line_changed
+    cdef int64_t* saved_score
+    cdef int kept
     cdef readonly int keep
-    # the search: the stack of grids, each level's branch cell and value still to try,
-    # the branching scores, the last solution
-    cdef public object stack
-    cdef uint8_t[:, ::1] stack_v
-    cdef int64_t[::1] branch
-    cdef uint8_t[::1] other
-    cdef int64_t[::1] score
-    cdef public object solution
-    cdef uint8_t[::1] solution_v
+    # the search: the stack of grids (``levels`` of ``cells`` bytes), each level's branch
+    # cell and value still to try, the branching scores, the last solution
+    cdef uint8_t* stack
+    cdef readonly int levels
+    cdef int64_t* branch
+    cdef uint8_t* other
+    cdef int64_t* score
+    cdef uint8_t* solution
     # the search's position: its level, its phase (1 a new node, 2 its probing under way,
     # 0 neither), where probing is (the next cell, how many cells in a row changed
     # nothing), restarts (every ``restart`` × Luby(run) nodes; 0 never), the run, its
@@ -121,60 +158,142 @@ cdef class Engine:
     # n × (words + 1) past 63 cells)
     cdef public int64_t lines, nodes, depth, root, cost
 
+    def __dealloc__(self):
+        # the pointers start NULL (a new object's memory is zeroed), and free(NULL) is fine
+        free(self.clues)
+        free(self.starts)
+        free(self.counts)
+        free(self.queue)
+        free(self.trail)
+        free(self.cache_line)
+        free(self.cells1)
+        free(self.cells0)
+        free(self.probed_at)
+        free(self.line_changed)
+        free(self.saved_probed_at)
+        free(self.saved_line_changed)
+        free(self.saved_score)
+        free(self.branch)
+        free(self.score)
+        free(self.queued)
+        free(self.line_cells)
+        free(self.values1)
+        free(self.values0)
+        free(self.seen)
+        free(self.stack)
+        free(self.other)
+        free(self.solution)
+        free(self.may_empty)
+        free(self.may_fill)
+        free(self.touched)
+        free(self.fs)
+        free(self.ff)
+        free(self.bs)
+        free(self.bf)
+        free(self.sweep)
+        free(self.wt)
+        free(self.cache_entry)
+        free(self.cache_wide)
+        free(self.probe_lines)
+        free(self.saved_probe_lines)
+
     def __init__(self, int height, int width, clues, starts, counts, int levels,
                  int64_t memory):
+        """``clues``: every line's block lengths in one sequence, rows first; ``starts``
+        and ``counts``: where each line's are in it and how many; ``levels`` the stack's
+        first depth (it doubles as needed); ``memory`` bytes for what probing remembers
+        at each level."""
+        cdef int i, line, kmax = 1
         self.height, self.width = height, width
         self.nlines = height + width
         self.cells = height * width
-        self.clues = np.ascontiguousarray(clues, np.int64)
-        self.starts = np.ascontiguousarray(starts, np.int64)
-        self.counts = np.ascontiguousarray(counts, np.int64)
-        cdef int size = max(height, width), nw = size // 64 + 1, kmax = 1, line
+        self.clues = <int64_t*>_alloc(len(clues), sizeof(int64_t))
+        for i in range(len(clues)):
+            self.clues[i] = clues[i]
+        self.starts = <int64_t*>_alloc(self.nlines, sizeof(int64_t))
+        self.counts = <int64_t*>_alloc(self.nlines, sizeof(int64_t))
         for line in range(self.nlines):
+            self.starts[line] = starts[line]
+            self.counts[line] = counts[line]
             kmax = max(kmax, <int>self.counts[line])
-        cdef int words = (self.nlines + 63) // 64
-        self.queue = np.zeros(self.nlines, np.int64)
-        self.queued = np.ones(self.nlines, np.uint8)
-        self.may = np.zeros((2, self.nlines), np.uint64)
-        self.trail = np.zeros(self.cells + 1, np.int64)
-        self.touched = np.zeros(words, np.uint64)
-        self.line_cells = np.zeros(size, np.uint8)
-        self.fs = np.zeros(kmax + 2, np.uint64)
-        self.ff = np.zeros(kmax + 2, np.uint64)
-        self.bs = np.zeros(kmax + 2, np.uint64)
-        self.bf = np.zeros(kmax + 2, np.uint64)
+        cdef int size = max(height, width), nw = size // 64 + 1
+        self.words = (self.nlines + 63) // 64
+        self.queue = <int64_t*>_alloc(self.nlines, sizeof(int64_t))
+        self.queued = <uint8_t*>_alloc(self.nlines, 1)
+        memset(self.queued, 1, self.nlines)
+        self.may_empty = <uint64_t*>_alloc(self.nlines, sizeof(uint64_t))
+        self.may_fill = <uint64_t*>_alloc(self.nlines, sizeof(uint64_t))
+        self.trail = <int64_t*>_alloc(self.cells + 1, sizeof(int64_t))
+        self.touched = <uint64_t*>_alloc(self.words, sizeof(uint64_t))
+        self.line_cells = <uint8_t*>_alloc(size, 1)
+        self.fs = <uint64_t*>_alloc(kmax + 2, sizeof(uint64_t))
+        self.ff = <uint64_t*>_alloc(kmax + 2, sizeof(uint64_t))
+        self.bs = <uint64_t*>_alloc(kmax + 2, sizeof(uint64_t))
+        self.bf = <uint64_t*>_alloc(kmax + 2, sizeof(uint64_t))
         self.stride = nw
-        self.sweep = np.zeros(4 * (kmax + 2) * nw, np.uint64)
-        self.wt = np.zeros(12 * nw, np.uint64)
-        self.cache_line = np.full(CACHE, -1, np.int64)
-        self.cache_entry = np.zeros((CACHE, 4), np.uint64)
-        self.cache_wide = np.zeros((CACHE_WIDE if size > 63 else 1, 1 + 4 * nw), np.uint64)
-        self.cells1 = np.zeros(self.cells + 1, np.int64)
-        self.cells0 = np.zeros(self.cells + 1, np.int64)
-        self.values1 = np.zeros(self.cells + 1, np.uint8)
-        self.values0 = np.zeros(self.cells + 1, np.uint8)
-        self.seen = np.zeros(self.cells, np.uint8)
-        self.probed_at = np.zeros(self.cells, np.int64)
-        self.probe_lines = np.zeros((self.cells, words), np.uint64)
-        self.line_changed = np.zeros(self.nlines, np.int64)
+        self.sweep = <uint64_t*>_alloc(4 * (kmax + 2) * nw, sizeof(uint64_t))
+        self.wt = <uint64_t*>_alloc(12 * nw, sizeof(uint64_t))
+        self.cache_line = <int64_t*>_alloc(CACHE, sizeof(int64_t))
+        for i in range(CACHE):
+            self.cache_line[i] = -1
+        self.cache_entry = <uint64_t*>_alloc(4 * CACHE, sizeof(uint64_t))
+        self.wide_rows = CACHE_WIDE if size > 63 else 1
+        self.wide_cols = 1 + 4 * nw
+        self.cache_wide = <uint64_t*>_alloc(self.wide_rows * self.wide_cols,
+                                            sizeof(uint64_t))
+        self.cells1 = <int64_t*>_alloc(self.cells + 1, sizeof(int64_t))
+        self.cells0 = <int64_t*>_alloc(self.cells + 1, sizeof(int64_t))
+        self.values1 = <uint8_t*>_alloc(self.cells + 1, 1)
+        self.values0 = <uint8_t*>_alloc(self.cells + 1, 1)
+        self.seen = <uint8_t*>_alloc(self.cells, 1)
+        self.probed_at = <int64_t*>_alloc(self.cells, sizeof(int64_t))
+        self.probe_lines = <uint64_t*>_alloc(self.cells * self.words, sizeof(uint64_t))
+        self.line_changed = <int64_t*>_alloc(self.nlines, sizeof(int64_t))
         self.clock = 1
-        self.keep = max(0, memory // (8 * (self.cells * (2 + words) + self.nlines)))
-        cdef int kept = min(levels, self.keep)
-        self.saved_probed_at = np.zeros((kept, self.cells), np.int64)
-        self.saved_probe_lines = np.zeros((kept, self.cells, words), np.uint64)
-        self.saved_line_changed = np.zeros((kept, self.nlines), np.int64)
-        self.saved_score = np.zeros((kept, self.cells), np.int64)
-        self.stack = np.full((levels, self.cells), OPEN, np.uint8)
-        self.stack_v = self.stack
-        self.branch = np.zeros(levels, np.int64)
-        self.other = np.zeros(levels, np.uint8)
-        self.score = np.zeros(self.cells, np.int64)
-        self.solution = np.zeros(self.cells, np.uint8)
-        self.solution_v = self.solution
+        self.keep = <int>max(0, memory // (8 * (self.cells * (2 + self.words) + self.nlines)))
+        self.kept = min(levels, self.keep)
+        self._allocate_saved(self.kept, 0)
+        self.levels = levels
+        self.stack = <uint8_t*>_alloc(levels * self.cells, 1)
+        memset(self.stack, OPEN, levels * self.cells)
+        self.branch = <int64_t*>_alloc(levels, sizeof(int64_t))
+        self.other = <uint8_t*>_alloc(levels, 1)
+        self.score = <int64_t*>_alloc(self.cells, sizeof(int64_t))
+        self.solution = <uint8_t*>_alloc(self.cells, 1)
         self.level, self.phase, self.probe_cell, self.probe_quiet = 0, 1, 0, 0
         self.restart, self.run, self.run_nodes = 0, 0, 0
         self.seed = 0x2545F4914F6CDD1D
         self.lines = self.nodes = self.depth = self.root = self.cost = 0
+
+    cdef void _allocate_saved(self, int kept, int old) except *:
+        """Room to keep what probing remembers at ``kept`` levels (the first ``old`` of
+        them kept as they are)."""
+        cdef Py_ssize_t c = self.cells, w = self.words, n = self.nlines
+        self.saved_probed_at = <int64_t*>_grown(self.saved_probed_at, old * c, kept * c, 8)
+        self.saved_probe_lines = <uint64_t*>_grown(self.saved_probe_lines, old * c * w,
+                                                   kept * c * w, 8)
+        self.saved_line_changed = <int64_t*>_grown(self.saved_line_changed, old * n,
+                                                   kept * n, 8)
+        self.saved_score = <int64_t*>_grown(self.saved_score, old * c, kept * c, 8)
+        self.kept = kept
+
+    # ------------------------------------------------------------ grids in and out
+
+    def set_root(self, bytes grid):
+        """The root's grid: ``cells`` bytes, row by row, each 1 (empty), 2 (filled) or 3."""
+        if len(grid) != self.cells:
+            raise ValueError(f"a grid of {self.cells} cells, not {len(grid)}")
+        memcpy(self.stack, <const char*>grid, self.cells)
+
+    @property
+    def root_grid(self):
+        """Level 0's grid: the root, propagated and probed once the search has started."""
+        return (<char*>self.stack)[:self.cells]
+
+    @property
+    def solution_grid(self):
+        """The last solution found, as :attr:`root_grid` is given."""
+        return (<char*>self.solution)[:self.cells]
 
     # ------------------------------------------------------------ the grid and its words
 
@@ -185,29 +304,29 @@ cdef class Engine:
         g[r * self.width + c] = <uint8_t>value
         if self.width <= 63:
             bit = ONE << c
-            self.may[0, r] = (self.may[0, r] & ~bit) | (bit if value & EMPTY else 0)
-            self.may[1, r] = (self.may[1, r] & ~bit) | (bit if value & FILLED else 0)
+            self.may_empty[r] = (self.may_empty[r] & ~bit) | (bit if value & EMPTY else 0)
+            self.may_fill[r] = (self.may_fill[r] & ~bit) | (bit if value & FILLED else 0)
         if self.height <= 63:
             bit = ONE << r
             line = self.height + c
-            self.may[0, line] = (self.may[0, line] & ~bit) | (bit if value & EMPTY else 0)
-            self.may[1, line] = (self.may[1, line] & ~bit) | (bit if value & FILLED else 0)
+            self.may_empty[line] = (self.may_empty[line] & ~bit) | (bit if value & EMPTY else 0)
+            self.may_fill[line] = (self.may_fill[line] & ~bit) | (bit if value & FILLED else 0)
 
     cdef void _load(self, const uint8_t* g) noexcept nogil:
         """Every line's words from the grid."""
         cdef int r, c, v
         for r in range(self.nlines):
-            self.may[0, r] = 0
-            self.may[1, r] = 0
+            self.may_empty[r] = 0
+            self.may_fill[r] = 0
         for r in range(self.height):
             for c in range(self.width):
                 v = g[r * self.width + c]
                 if v & EMPTY:
-                    self.may[0, r] |= ONE << (c % 64)
-                    self.may[0, self.height + c] |= ONE << (r % 64)
+                    self.may_empty[r] |= ONE << (c % 64)
+                    self.may_empty[self.height + c] |= ONE << (r % 64)
                 if v & FILLED:
-                    self.may[1, r] |= ONE << (c % 64)
-                    self.may[1, self.height + c] |= ONE << (r % 64)
+                    self.may_fill[r] |= ONE << (c % 64)
+                    self.may_fill[self.height + c] |= ONE << (r % 64)
 
     cdef inline int _change(self, uint8_t* g, int r, int c, int value, int cross,
                             int* tail) noexcept nogil:
@@ -263,17 +382,17 @@ cdef class Engine:
             k = <int>self.counts[line]
             if n <= 63:
                 self.cost += n
-                can_empty = self.may[0, line]
-                can_fill = self.may[1, line]
+                can_empty = self.may_empty[line]
+                can_fill = self.may_fill[line]
                 h = ((<uint64_t>(line + 1)) * 0x9E3779B97F4A7C15ULL
                      ^ can_empty * 0xBF58476D1CE4E5B9ULL ^ can_fill * 0x94D049BB133111EBULL)
                 slot = <int64_t>((h ^ (h >> 29)) & mask)
                 if (self.cache_line[slot] >> 1 == line
-                        and self.cache_entry[slot, 0] == can_empty
-                        and self.cache_entry[slot, 1] == can_fill):
+                        and self.cache_entry[4 * slot + 0] == can_empty
+                        and self.cache_entry[4 * slot + 1] == can_fill):
                     good = (self.cache_line[slot] & 1) == 1
-                    may_empty = self.cache_entry[slot, 2]
-                    may_fill = self.cache_entry[slot, 3]
+                    may_empty = self.cache_entry[4 * slot + 2]
+                    may_fill = self.cache_entry[4 * slot + 3]
                 else:
                     good = narrow64(&self.clues[c0], k, n, can_empty, can_fill, &self.fs[0],
                                     &self.ff[0], &self.bs[0], &self.bf[0], &may_empty,
@@ -282,10 +401,10 @@ cdef class Engine:
                         may_empty = 0
                         may_fill = 0
                     self.cache_line[slot] = 2 * line + (1 if good else 0)
-                    self.cache_entry[slot, 0] = can_empty
-                    self.cache_entry[slot, 1] = can_fill
-                    self.cache_entry[slot, 2] = may_empty
-                    self.cache_entry[slot, 3] = may_fill
+                    self.cache_entry[4 * slot + 0] = can_empty
+                    self.cache_entry[4 * slot + 1] = can_fill
+                    self.cache_entry[4 * slot + 2] = may_empty
+                    self.cache_entry[4 * slot + 3] = may_fill
                 if not good:
                     ok = False
                     continue
@@ -321,8 +440,8 @@ cdef class Engine:
             for i in range(nw):
                 h = ((h ^ wide_empty[i]) * 0xBF58476D1CE4E5B9ULL
                      ^ wide_fill[i] * 0x94D049BB133111EBULL)
-            slot = <int64_t>((h ^ (h >> 29)) & <uint64_t>(self.cache_wide.shape[0] - 1))
-            went = &self.cache_wide[slot, 0]
+            slot = <int64_t>((h ^ (h >> 29)) & <uint64_t>(self.wide_rows - 1))
+            went = &self.cache_wide[slot * self.wide_cols]
             hit = (went[0] >> 1) == <uint64_t>(line + 1)
             if hit:
                 for i in range(nw):
@@ -384,8 +503,8 @@ cdef class Engine:
         cdef uint64_t x
         if when == 0:
             return False
-        for w in range(self.probe_lines.shape[1]):
-            x = self.probe_lines[c, w]
+        for w in range(self.words):
+            x = self.probe_lines[c * self.words + w]
             while x:
                 if self.line_changed[w * 64 + _lowest(x)] > when:
                     return False
@@ -452,8 +571,7 @@ cdef class Engine:
                 return 2
             self.probe_cell = (c + 1) % cells
             self.probe_quiet += 1
-            for w in range(self.touched.shape[0]):
-                self.touched[w] = 0
+            memset(self.touched, 0, self.words * sizeof(uint64_t))
             n1 = self._probe_one(g, c, FILLED, c1, v1)
             n0 = self._probe_one(g, c, EMPTY, c0, v0)
             if n1 < 0 and n0 < 0:
@@ -465,8 +583,8 @@ cdef class Engine:
                 self.score[c] = 0
                 continue
             self.probed_at[c] = self.clock
-            for w in range(self.touched.shape[0]):
-                self.probe_lines[c, w] = self.touched[w]
+            memcpy(&self.probe_lines[c * self.words], self.touched,
+                   self.words * sizeof(uint64_t))
             for i in range(n1):
                 self.seen[c1[i]] = v1[i]
             agreed = False
@@ -504,24 +622,28 @@ cdef class Engine:
 
     cdef void _keep(self, int d) noexcept nogil:
         """Level d is about to branch: keep what its probes were, with its scores."""
-        if d < self.saved_probed_at.shape[0]:
-            self.saved_probed_at[d, :] = self.probed_at
-            self.saved_probe_lines[d, :, :] = self.probe_lines
-            self.saved_line_changed[d, :] = self.line_changed
-            self.saved_score[d, :] = self.score
+        cdef Py_ssize_t c = self.cells, w = self.words, n = self.nlines
+        if d < self.kept:
+            memcpy(&self.saved_probed_at[d * c], self.probed_at, c * 8)
+            memcpy(&self.saved_probe_lines[d * c * w], self.probe_lines, c * w * 8)
+            memcpy(&self.saved_line_changed[d * n], self.line_changed, n * 8)
+            memcpy(&self.saved_score[d * c], self.score, c * 8)
 
     cdef void _recall(self, int d) noexcept nogil:
         """Back at level d: what :meth:`_keep` kept; without room for that level, every
         cell is probed again."""
-        cdef int c
-        if d < self.saved_probed_at.shape[0]:
-            self.probed_at[:] = self.saved_probed_at[d, :]
-            self.probe_lines[:, :] = self.saved_probe_lines[d, :, :]
-            self.line_changed[:] = self.saved_line_changed[d, :]
-            self.score[:] = self.saved_score[d, :]
+        cdef Py_ssize_t c = self.cells, w = self.words, n = self.nlines
+        if d < self.kept:
+            memcpy(self.probed_at, &self.saved_probed_at[d * c], c * 8)
+            memcpy(self.probe_lines, &self.saved_probe_lines[d * c * w], c * w * 8)
+            memcpy(self.line_changed, &self.saved_line_changed[d * n], n * 8)
+            memcpy(self.score, &self.saved_score[d * c], c * 8)
         else:
-            for c in range(self.cells):
-                self.probed_at[c] = 0
+            memset(self.probed_at, 0, c * 8)
+
+    cdef inline uint8_t* _grid(self, int64_t d) noexcept nogil:
+        """Level d's grid."""
+        return &self.stack[d * self.cells]
 
     cdef bint _backtrack(self) noexcept nogil:
         """Go up to the deepest level with a value still to try and set up its child;
@@ -533,8 +655,8 @@ cdef class Engine:
             if v:
                 self.other[d] = 0
                 c = <int>self.branch[d]
-                self.stack_v[d + 1, :] = self.stack_v[d, :]
-                self.stack_v[d + 1, c] = <uint8_t>v
+                memcpy(self._grid(d + 1), self._grid(d), self.cells)
+                self._grid(d + 1)[c] = <uint8_t>v
                 self._queue_cell(c)
                 self._recall(<int>d)
                 self._mark(c)
@@ -544,27 +666,17 @@ cdef class Engine:
             d -= 1
         return False
 
-    def _grow(self):
-        """Twice the levels (the search never needs more than one per cell)."""
-        cdef int levels = self.stack.shape[0]
-        stack = np.zeros((2 * levels, self.cells), np.uint8)
-        stack[:levels] = self.stack
-        branch = np.zeros(2 * levels, np.int64)
-        branch[:levels] = self.branch
-        other = np.zeros(2 * levels, np.uint8)
-        other[:levels] = self.other
-        self.stack, self.stack_v, self.branch, self.other = stack, stack, branch, other
-        cdef int kept = self.saved_probed_at.shape[0]
-        cdef int more = min(2 * kept, self.keep) if kept else min(2 * levels, self.keep)
-        if more > kept:
-            def grown(a):
-                out = np.zeros((more,) + a.shape[1:], a.dtype)
-                out[:kept] = a
-                return out
-            self.saved_probed_at = grown(np.asarray(self.saved_probed_at))
-            self.saved_probe_lines = grown(np.asarray(self.saved_probe_lines))
-            self.saved_line_changed = grown(np.asarray(self.saved_line_changed))
-            self.saved_score = grown(np.asarray(self.saved_score))
+    cdef void _grow(self) except *:
+        """Twice the levels (the search never needs more than one per cell), and room to
+        keep what probing remembers at more of them, up to ``keep``."""
+        cdef int levels = self.levels
+        self.stack = <uint8_t*>_grown(self.stack, levels * self.cells,
+                                      2 * levels * self.cells, 1)
+        self.branch = <int64_t*>_grown(self.branch, levels, 2 * levels, 8)
+        self.other = <uint8_t*>_grown(self.other, levels, 2 * levels, 1)
+        self.levels = 2 * levels
+        if self.kept < self.keep:
+            self._allocate_saved(min(2 * self.kept, self.keep), self.kept)
 
     def search(self, int64_t budget):
         """Depth-first search with probing at every node, resumed where it stopped: runs
@@ -577,11 +689,11 @@ cdef class Engine:
         cdef double top, sc
         cdef uint8_t* g
         if self.level >= 0 and self.phase != 1:
-            self._load(&self.stack_v[self.level, 0])
+            self._load(self._grid(self.level))
         while True:
             d = self.level
             if self.phase:
-                if d + 1 >= self.stack_v.shape[0]:
+                if d + 1 >= self.levels:
                     self._grow()
                 if self.phase == 1 and d > 0 and self.restart > 0:
                     self.run_nodes += 1
@@ -595,9 +707,9 @@ cdef class Engine:
                         self.phase = 2
                         self.probe_cell = 0
                         self.probe_quiet = 0
-                        self._load(&self.stack_v[0, 0])
+                        self._load(self._grid(0))
                         continue
-                g = &self.stack_v[d, 0]
+                g = self._grid(d)
                 ok = True
                 if self.phase == 1:  # a new node: propagate, then probe from its first cell
                     self._load(g)
@@ -635,7 +747,7 @@ cdef class Engine:
                                 best = c
                                 break
                     if best < 0:  # solved
-                        self.solution_v[:] = self.stack_v[d, :]
+                        memcpy(self.solution, g, self.cells)
                         if not self._backtrack():
                             self.level = -1
                         return FOUND
@@ -643,8 +755,8 @@ cdef class Engine:
                     self.branch[d] = best
                     self.other[d] = <uint8_t>(FILLED + EMPTY - first)
                     self._keep(<int>d)
-                    self.stack_v[d + 1, :] = self.stack_v[d, :]
-                    self.stack_v[d + 1, best] = <uint8_t>first
+                    memcpy(self._grid(d + 1), g, self.cells)
+                    self._grid(d + 1)[best] = <uint8_t>first
                     self._queue_cell(best)
                     self._mark(best)
                     self.level = d + 1
@@ -662,42 +774,49 @@ cdef class Engine:
     def settle_lines(self):
         """Line logic alone on the queued lines of the root (no probing); False on a
         contradiction."""
-        cdef uint8_t* g = &self.stack_v[0, 0]
+        cdef uint8_t* g = self._grid(0)
         self._load(g)
         return self.propagate(g)
 
-    def implications(self, const uint8_t[::1] grid, int64_t[:, ::1] out):
-        """What each probe of ``grid``'s open cells implies: rows ``(a, b)`` of ``out``,
-        "a implies b", each literal ``2 × cell + 1`` for filled and ``2 × cell`` for empty,
-        ``b`` = -1 where ``a`` contradicts; returns how many rows (at most ``len(out)``).
-        Runs on this engine's scratch, which must be fresh (its queue clear)."""
-        g_arr = np.array(grid, np.uint8)
-        cdef uint8_t[::1] gv = g_arr
-        cdef uint8_t* g = &gv[0]
+    def implications(self, bytes grid, int64_t limit):
+        """What each probe of ``grid``'s open cells implies: pairs ``(a, b)``, "a implies
+        b", each literal ``2 × cell + 1`` for filled and ``2 × cell`` for empty, ``b`` = -1
+        where ``a`` contradicts; at most ``limit`` pairs, as native 64-bit integers a, b,
+        a, b, … in bytes. Runs on this engine's scratch, which must be fresh."""
+        if len(grid) != self.cells:
+            raise ValueError(f"a grid of {self.cells} cells, not {len(grid)}")
         cdef int cells = self.cells, c, value, a, k, i, j
-        cdef int64_t n = 0, room = out.shape[0]
-        cdef int64_t[::1] fixed = np.empty(cells + 1, np.int64)
-        cdef uint8_t[::1] values = np.empty(cells + 1, np.uint8)
-        for c in range(self.nlines):
-            self.queued[c] = 0
-        self._load(g)
-        for c in range(cells):
-            if g[c] != OPEN:
-                continue
-            for j in range(2):
-                value = FILLED if j == 0 else EMPTY
-                k = self._probe_one(g, c, value, &fixed[0], &values[0])
-                a = 2 * c + (1 if value == FILLED else 0)
-                if k < 0:
-                    if n < room:
-                        out[n, 0] = a
-                        out[n, 1] = -1
-                        n += 1
+        cdef int64_t n = 0
+        cdef uint8_t* g = <uint8_t*>_alloc(cells, 1)
+        cdef int64_t* fixed = <int64_t*>_alloc(cells + 1, sizeof(int64_t))
+        cdef uint8_t* values = <uint8_t*>_alloc(cells + 1, 1)
+        cdef int64_t* out = <int64_t*>_alloc(2 * limit, sizeof(int64_t))
+        try:
+            memcpy(g, <const char*>grid, cells)
+            memset(self.queued, 0, self.nlines)
+            self._load(g)
+            for c in range(cells):
+                if g[c] != OPEN:
                     continue
-                for i in range(1, k):
-                    if n == room:
-                        return n
-                    out[n, 0] = a
-                    out[n, 1] = 2 * fixed[i] + (1 if values[i] == FILLED else 0)
-                    n += 1
-        return n
+                for j in range(2):
+                    value = FILLED if j == 0 else EMPTY
+                    k = self._probe_one(g, c, value, fixed, values)
+                    a = 2 * c + (1 if value == FILLED else 0)
+                    if k < 0:
+                        if n < limit:
+                            out[2 * n] = a
+                            out[2 * n + 1] = -1
+                            n += 1
+                        continue
+                    for i in range(1, k):
+                        if n == limit:
+                            return (<char*>out)[:16 * n]
+                        out[2 * n] = a
+                        out[2 * n + 1] = 2 * fixed[i] + (1 if values[i] == FILLED else 0)
+                        n += 1
+            return (<char*>out)[:16 * n]
+        finally:
+            free(g)
+            free(fixed)
+            free(values)
+            free(out)

@@ -38,23 +38,22 @@ class EngineSearch:
     propagated and probed to a fixpoint when the search starts."""
 
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        import numpy as np
-
         from ...engine.search import Engine
-        from . import LEVELS, MEMORY, _grid
+        from . import LEVELS, MEMORY
 
         self.height, self.width = puzzle.height, puzzle.width
         lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
-        counts = np.array([len(c) for c in lines], np.int64)
-        starts = np.zeros(len(lines), np.int64)
-        starts[1:] = np.cumsum(counts)[:-1]
-        clues = np.array([x for c in lines for x in c] or [0], np.int64)
+        counts = [len(c) for c in lines]
+        starts = [0] * len(lines)
+        for i in range(1, len(lines)):
+            starts[i] = starts[i - 1] + counts[i - 1]
+        clues = [x for c in lines for x in c] or [0]
         self._puzzle_arrays = (clues, starts, counts)
         cells = self.height * self.width
         self.engine = Engine(self.height, self.width, clues, starts, counts,
                              min(cells + 1, LEVELS), MEMORY)
         if board is not None:
-            self.engine.stack[0] = _grid(board)
+            self.engine.set_root(grid_of(board))
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
@@ -81,7 +80,7 @@ class EngineSearch:
 
     def levels(self) -> int:
         """How many levels the stack has room for now."""
-        return int(self.engine.stack.shape[0])
+        return int(self.engine.levels)
 
     def lines_only(self) -> None:
         """Line logic at the root, before any probing; a contradiction ends the search."""
@@ -104,12 +103,10 @@ class EngineSearch:
         e = self.engine
         status = e.search(end)
         if status == FOUND:
-            key = e.solution.tobytes()
+            key = e.solution_grid
             if key not in self.seen:  # a run after a restart may meet it again
                 self.seen.add(key)
-                from . import _solution
-
-                self.pending = _solution(e.solution, self.width, self.height)
+                self.pending = solution_of(key, self.width)
             if e.level < 0:
                 self.done = True
         elif status == DONE:
@@ -117,18 +114,19 @@ class EngineSearch:
 
     def root(self) -> Board | None:
         """The root's board after propagation and probing (None: the clues contradict)."""
-        from . import _board
-
         if self.engine.root == 2:
             return None
-        return _board(self.engine.stack[0], self.width, self.height)
+        return board_of(self.engine.root_grid, self.width, self.height)
 
     def root_known(self) -> int:
         """Cells the root has decided (0 after a contradiction)."""
         if self.engine.root == 2:
             return 0
-        g = self.engine.stack[0]
-        return int(((g == EMPTY) | (g == FILLED)).sum())
+        return self.cells_open_in(self.engine.root_grid)
+
+    @staticmethod
+    def cells_open_in(grid: bytes) -> int:
+        return len(grid) - grid.count(OPEN)
 
     def count_into(self, stats: Stats) -> None:
         e = self.engine
@@ -141,9 +139,55 @@ class EngineSearch:
         import numpy as np
 
         from ...engine.search import Engine
-        from . import IMPLICATIONS, _grid
+        from . import IMPLICATIONS
 
-        out = np.empty((IMPLICATIONS if limit is None else limit, 2), np.int64)
         fresh = Engine(self.height, self.width, *self._puzzle_arrays, 1, 0)
-        n = fresh.implications(_grid(board), out)
-        return out[:n]
+        pairs = fresh.implications(grid_of(board), IMPLICATIONS if limit is None else limit)
+        return np.frombuffer(pairs, np.int64).reshape(-1, 2)
+
+
+#: a grid's bytes as text digits: a cell filled in some solution ("may be filled": 2, 3)
+_FILLABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0011")
+_EMPTIABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0101")
+_FILLED = bytes.maketrans(b"\x00\x01\x02\x03", b"0010")
+
+
+def grid_of(board: Board) -> bytes:
+    """The engine's grid of ``board``: a byte a cell, row by row, 1 "may be empty" + 2
+    "may be filled"."""
+    from ...model.grid import ROW
+
+    may = board.may[ROW]
+    w = board.width
+    out = bytearray()
+    for r in range(board.height):
+        e = format(may[0][r], f"0{w}b")[::-1] if w else ""
+        f = format(may[1][r], f"0{w}b")[::-1] if w else ""
+        out += bytes(int(a) + 2 * int(b) for a, b in zip(e, f))
+    return bytes(out)
+
+
+def _rows(grid: bytes, width: int, table: bytes) -> list[int]:
+    """Each row of ``grid`` as a mask of the cells ``table`` marks '1'."""
+    text = grid.translate(table)
+    return [int(text[i:i + width][::-1], 2) for i in range(0, len(text), width)]
+
+
+def solution_of(grid: bytes, width: int) -> Solution:
+    """The solution a solved grid is."""
+    return Solution(width, tuple(_rows(grid, width, _FILLED)))
+
+
+def board_of(grid: bytes, width: int, height: int) -> Board | None:
+    """The board of a grid (None where a cell can be neither: a contradiction)."""
+    from ...model.grid import ROW
+    from ...model.solution import transpose
+
+    if 0 in grid:
+        return None
+    b = Board(width, height)
+    for value, table in ((0, _EMPTIABLE), (1, _FILLABLE)):
+        rows = _rows(grid, width, table)
+        b.may[ROW][value][:] = rows
+        b.may[ROW.other][value][:] = transpose(rows, width)
+    return b
