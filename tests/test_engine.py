@@ -16,6 +16,7 @@ from satnono.logic.line import narrow
 from satnono.model.solution import line_clue
 
 from .conftest import brute_line, examples
+from .test_colour_kernel import _brute_line, _line_case
 from .test_line import lines
 
 line = engine.part("line")
@@ -137,3 +138,128 @@ def test_the_engines_search_gives_every_solution_whatever_its_budget():
 
     search_budgets_agree(list(_pictures(3, examples(40), (3, 4, 5, 6))), EngineSearch,
                          "native")
+
+
+# ---------------------------------------------------------------- colour
+
+colour_built = pytest.mark.skipif(engine.part("colour") is None,
+                                  reason="the engine was not built here")
+
+
+def _engine_colour_line(blocks, n: int, may: tuple[int, ...], wide: bool = False):
+    """The engine's colour line solver on one row of n cells, answered as
+    ``narrow_colour`` answers (per colour, the cells that may take it), or None."""
+    from satnono.engine.colour import ColourEngine
+
+    colours = len(may) - 1
+    e = ColourEngine(1, n, colours, [b for b, _ in blocks] or [0],
+                     [c for _, c in blocks] or [1], [0] * (n + 1),
+                     [len(blocks)] + [0] * n, 1)
+    grid = [sum(1 << k for k in range(colours + 1) if may[k] >> p & 1) for p in range(n)]
+    out = e.narrow(grid, 0, wide)
+    if out is None:
+        return None
+    return tuple(sum(1 << p for p in range(n) if out[p] >> k & 1) for k in range(colours + 1))
+
+
+@colour_built
+@settings(max_examples=examples(1500), deadline=None)
+@given(st.integers(0, 2**32), st.booleans())
+def test_the_engines_colour_line_solver_equals_brute_force(seed, wide):
+    blocks, n, may = _line_case(random.Random(seed), 12)
+    assert _engine_colour_line(blocks, n, may, wide) == _brute_line(blocks, n, may)
+
+
+@colour_built
+@pytest.mark.parametrize("n", [1, 20, 63, 64, 65, 99, 127, 128, 129, 200, 300])
+def test_the_engines_colour_line_solver_agrees_with_the_python_one_on_long_lines(n):
+    from satnono.logic.line import narrow_colour
+
+    rng = random.Random(n)
+    for _ in range(examples(300)):
+        blocks, n2, may = _line_case(rng, n)
+        if any(not any(m >> p & 1 for m in may) for p in range(n2)):
+            continue  # an empty cell: the Python solver is never asked that
+        want = narrow_colour(blocks, n2, may)
+        assert _engine_colour_line(blocks, n2, may, wide=True) == want, (blocks, n2)
+        if n2 <= 63:
+            assert _engine_colour_line(blocks, n2, may) == want, (blocks, n2)
+
+
+@colour_built
+@pytest.mark.parametrize("limit,budget", [(2, 20_000_000), (None, 20_000_000), (1, 5_000)])
+def test_the_engines_colour_search_walks_the_numba_searchs_tree(limit, budget):
+    """The same solutions, nodes, line solves, work and end as the Numba colour search, on
+    pictures of two and three colours up to 70 cells a side (lines past 63 on several
+    words)."""
+    from satnono.logic.compiled import warm
+    from satnono.logic.compiled.colour import ColourSearch
+    from satnono.logic.compiled.engine_search import EngineColourSearch
+    from satnono.logic.context import Stats
+    from satnono.model.puzzle import puzzle_from_colours
+
+    from .conftest import random_colour_grid
+    from .test_colour import palette
+
+    warm()
+    from satnono.logic.compiled import ready
+
+    rng = random.Random(17)
+    for _ in range(examples(40)):
+        colours = rng.randint(2, 3)
+        w = rng.choice([3, 6, 12, 25, 70])
+        h = rng.randint(max(1, w - 4), w + 4)
+        p = puzzle_from_colours(random_colour_grid(rng, w, h, colours,
+                                                   rng.uniform(0.4, 0.9)), palette(colours))
+        ready(p)
+        a, b = ColourSearch(p), EngineColourSearch(p)
+        assert list(a.solutions(limit, budget)) == list(b.solutions(limit, budget))
+        sa, sb = Stats(), Stats()
+        a.count_into(sa)
+        b.count_into(sb)
+        assert (sa.nodes, sa.line_solves, sa.max_depth, a.cost, a.done) == \
+               (sb.nodes, sb.line_solves, sb.max_depth, b.cost, b.done)
+        assert a.root() == b.root()
+
+
+@colour_built
+def test_the_engines_colour_search_gives_every_solution_whatever_its_budget():
+    """test_colour_kernel's puzzles (one of 120 solutions, contradictions, pictures)."""
+    from satnono.logic.compiled.engine_search import EngineColourSearch
+    from satnono.model.puzzle import Block, Puzzle, puzzle_from_colours
+
+    from .conftest import random_colour_grid, search_budgets_agree
+    from .test_colour import mismatched, palette
+
+    rng = random.Random(8)
+    red = ((Block(1, "red"),),) * 5
+    puzzles = [Puzzle(red, red, palette=palette(2)), mismatched(random.Random(3), 4, 4, 2)]
+    puzzles += [puzzle_from_colours(random_colour_grid(rng, 7, 6, c, 0.35), palette(c))
+                for c in (2, 3, 2, 3)]
+    search_budgets_agree(puzzles, EngineColourSearch, "native")
+
+
+@colour_built
+def test_the_black_and_white_search_and_the_colour_one_agree_on_black_and_white():
+    """The black-and-white engine is the colour engine's fast path for a palette of one
+    colour: on black-and-white pictures (read as a colour puzzle of one block colour) the
+    colour search gives the same solution set."""
+    from satnono.engine.colour import ColourEngine
+
+    from satnono.logic.compiled.engine_search import EngineSearch, colour_solution_of
+
+    for p in _pictures(21, examples(40), (3, 5, 8, 12)):
+        want = set(EngineSearch(p).solutions(None))
+        lines = [tuple(b.length for b in c) for c in p.rows + p.columns]
+        counts = [len(c) for c in lines]
+        starts = [sum(counts[:i]) for i in range(len(lines))]
+        flat = [x for c in lines for x in c] or [0]
+        e = ColourEngine(p.height, p.width, 1, flat, [1] * len(flat), starts, counts, 4)
+        got = set()
+        while True:
+            status = e.search(10**12)
+            if status == 1:
+                got.add(colour_solution_of(e.solution_grid, p.width, 1))
+            elif status == 2:
+                break
+        assert got == want

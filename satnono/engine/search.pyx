@@ -24,9 +24,8 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
 from .line cimport narrow64, narrow_wide
+from .words cimport _lowest
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
 
 cdef enum:
     EMPTY = 1
@@ -63,10 +62,6 @@ cdef void* _grown(void* old, Py_ssize_t had, Py_ssize_t count, Py_ssize_t size) 
     if count > had:
         memset(<char*>p + had * size, 0, (count - had) * size)
     return p
-
-
-cdef inline int _lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
 
 
 cdef int64_t _luby(int64_t i) noexcept nogil:

@@ -33,7 +33,7 @@ from .shared import count_work, masks, stream
 
 if TYPE_CHECKING:
     from .colour import ColourSearch
-    from .engine_search import EngineSearch
+    from .engine_search import EngineColourSearch, EngineSearch
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length, times one more than its machine words past 63 cells): a few
@@ -78,9 +78,9 @@ def usable(puzzle: Puzzle) -> bool:
 
 
 def engine_built() -> bool:
-    """Whether the black-and-white search of the engine compiled at install
-    (:mod:`satnono.engine`) is here and not turned off: then a black-and-white puzzle
-    needs nothing loaded or compiled (:class:`.engine_search.EngineSearch`)."""
+    """Whether the searches of the engine compiled at install (:mod:`satnono.engine`) are
+    here and not turned off: then a puzzle needs nothing loaded or compiled to search
+    (:mod:`.engine_search`)."""
     if "engine" not in _loaded:
         from .engine_search import built
 
@@ -91,7 +91,7 @@ def engine_built() -> bool:
 def ready(puzzle: Puzzle) -> bool:
     """Whether the compiled code for ``puzzle`` (black and white, or colour) runs in this
     process, loading it on the first call (:func:`available`)."""
-    if puzzle.palette.black_and_white:
+    if puzzle.palette.black_and_white or engine_built():
         return engine_built() or available()
     if "colour" not in _loaded:
         # the colour code alone: a colour puzzle need not load the black-and-white search
@@ -102,19 +102,24 @@ def ready(puzzle: Puzzle) -> bool:
     return _loaded["colour"]
 
 
-AnySearch = Union["Search", "EngineSearch", "ColourSearch"]
+AnySearch = Union["Search", "EngineSearch", "ColourSearch", "EngineColourSearch"]
 
 
 def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
-    """The compiled search for ``puzzle`` from ``board``: in black and white the engine's
-    (:class:`.engine_search.EngineSearch`) where it was built, else :class:`Search` on the
-    Numba kernel; :class:`.colour.ColourSearch` in colour (its code loaded: :func:`ready`)."""
+    """The compiled search for ``puzzle`` from ``board``: the engine's where it was built
+    (:class:`.engine_search.EngineSearch`, :class:`.engine_search.EngineColourSearch`), else
+    the Numba kernel's (:class:`Search`, :class:`.colour.ColourSearch`: its code loaded by
+    :func:`ready`)."""
     if puzzle.palette.black_and_white:
         if engine_built():
             from .engine_search import EngineSearch
 
             return EngineSearch(puzzle, board)
         return Search(puzzle, board)
+    if engine_built():
+        from .engine_search import EngineColourSearch
+
+        return EngineColourSearch(puzzle, board)
     from .colour import ColourSearch
 
     return ColourSearch(puzzle, board)
@@ -231,16 +236,18 @@ def _quiet_llvm_leftovers(hook: Any) -> None:
 def loaded(puzzle: Puzzle | None = None) -> bool:
     """Whether this process has loaded the compiled code already (so using it costs
     nothing more): for ``puzzle``'s kind (black and white, or colour) when given."""
+    if engine_built():
+        return True
     if puzzle is not None and not puzzle.palette.black_and_white:
         return _loaded.get("colour", False)
-    return engine_built() or _loaded.get("ok", False)
+    return _loaded.get("ok", False)
 
 
 def warm() -> None:
     """Load the compiled code now, black and white and colour (:func:`available`,
     :func:`ready`), so that a process that forks one child per puzzle does it once (the
     engine built at install needs no loading: only the colour search is loaded then)."""
-    if engine_built() or available():
+    if not engine_built() and available():
         ready(_colour_warm())
 
 

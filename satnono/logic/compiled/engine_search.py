@@ -30,7 +30,7 @@ def built() -> bool:
     """Whether the engine's search was built at install (a C compiler was there)."""
     from ...engine import part
 
-    return part("search") is not None
+    return part("search") is not None and part("colour") is not None
 
 
 class EngineSearch:
@@ -191,3 +191,149 @@ def board_of(grid: bytes, width: int, height: int) -> Board | None:
         b.may[ROW][value][:] = rows
         b.may[ROW.other][value][:] = transpose(rows, width)
     return b
+
+
+class EngineColourSearch:
+    """One colour puzzle's search on the engine (:mod:`satnono.engine.colour`): the same
+    search as :class:`.colour.ColourSearch` on the Numba kernel, behind its interface."""
+
+    def __init__(self, puzzle: Puzzle, board: Board | None = None):
+        from ...engine.colour import ColourEngine
+        from .colour import LEVELS
+
+        palette = puzzle.palette
+        self.colours = len(palette.colours) - 1
+        self.height, self.width = puzzle.height, puzzle.width
+        blocks = [[(b.length, palette.index(b.colour)) for b in clue]
+                  for clue in puzzle.rows + puzzle.columns]
+        counts = [len(c) for c in blocks]
+        starts = [0] * len(blocks)
+        for i in range(1, len(blocks)):
+            starts[i] = starts[i - 1] + counts[i - 1]
+        flat = [b for c in blocks for b in c] or [(0, 1)]
+        cells = self.height * self.width
+        self.engine = ColourEngine(self.height, self.width, self.colours,
+                                   [b[0] for b in flat], [b[1] for b in flat], starts, counts,
+                                   min(cells + 1, LEVELS))
+        if board is not None:
+            self.engine.set_root(colour_grid_of(board))
+        self.done = False
+        self.given = 0
+        self.pending: Solution | None = None
+
+    @property
+    def lines(self) -> int:
+        """Line solves so far."""
+        return int(self.engine.lines)
+
+    @property
+    def cost(self) -> int:
+        """Work so far, in cells of the lines solved times one more than their blocks."""
+        return int(self.engine.cost)
+
+    def solutions(self, limit: int | None, budget: int | None = None,
+                  deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
+        """Each solution in turn, as :meth:`.colour.ColourSearch.solutions`."""
+        from .colour import SLICE
+
+        return stream(self, limit, budget, deadline, SLICE)
+
+    def _step(self, end: int) -> None:
+        status = self.engine.search(end)
+        if status == FOUND:
+            self.pending = colour_solution_of(self.engine.solution_grid, self.width,
+                                              self.colours)
+        elif status == DONE:
+            self.done = True
+
+    def levels(self) -> int:
+        """How many levels the stack has room for now."""
+        return int(self.engine.levels)
+
+    def lines_only(self) -> None:
+        """Line logic at the root, before any probing; a contradiction ends the search."""
+        e = self.engine
+        if e.level != 0 or e.phase != 1 or e.root:
+            return
+        if not e.settle_lines():
+            e.root = 2
+            self.done = True
+
+    def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
+        """Propagate and probe the root, in slices with the clock looked at between them."""
+        from .colour import SLICE
+
+        while not self.engine.root and not self.done and self.pending is None:
+            deadline.check()
+            self._step(self.cost + SLICE)
+
+    def root(self) -> Board | None:
+        """The root's board after propagation and probing (None: the clues contradict)."""
+        if self.engine.root == 2:
+            return None
+        return colour_board_of(self.engine.root_grid, self.width, self.height, self.colours)
+
+    def root_known(self) -> int:
+        """Cells the root has decided (0 after a contradiction)."""
+        if self.engine.root == 2:
+            return 0
+        return sum(1 for m in self.engine.root_grid if m & (m - 1) == 0)
+
+    def count_into(self, stats: Stats) -> None:
+        e = self.engine
+        stats.line_solves += int(e.lines)
+        stats.nodes += int(e.nodes)
+        stats.max_depth = max(stats.max_depth, int(e.depth))
+
+
+def colour_grid_of(board: Board) -> list[int]:
+    """The engine's colour grid of ``board``: a cell's colours as bits, row by row."""
+    from ...model.grid import ROW
+
+    w = board.width
+    g = [0] * (board.height * w)
+    for colour, layer in enumerate(board.may[ROW]):
+        bit = 1 << colour
+        for r, mask in enumerate(layer):
+            while mask:
+                low = mask & -mask
+                g[r * w + low.bit_length() - 1] |= bit
+                mask ^= low
+    return g
+
+
+def colour_board_of(grid: list[int], width: int, height: int, colours: int) -> Board | None:
+    """The board of a colour grid (None where a cell can take no colour)."""
+    from ...model.grid import ROW
+    from ...model.solution import transpose
+
+    if 0 in grid:
+        return None
+    b = Board(width, height, colours)
+    for colour in range(colours + 1):
+        rows = _layer(grid, width, 1 << colour)
+        b.may[ROW][colour][:] = rows
+        b.may[ROW.other][colour][:] = transpose(rows, width)
+    return b
+
+
+def _layer(grid: list[int], width: int, bit: int) -> list[int]:
+    """Each row's mask of the cells whose colours include ``bit``."""
+    out = []
+    for start in range(0, len(grid), width):
+        mask = 0
+        for c, m in enumerate(grid[start:start + width]):
+            if m & bit:
+                mask |= 1 << c
+        out.append(mask)
+    return out
+
+
+def colour_solution_of(grid: list[int], width: int, colours: int) -> Solution:
+    """The solution a solved colour grid is: a layer per block colour."""
+    layers = []
+    for colour in range(1, colours + 1):
+        bit = 1 << colour
+        layers.append(tuple(sum(1 << c for c, m in enumerate(grid[s:s + width]) if m == bit)
+                            for s in range(0, len(grid), width)))
+    return Solution(width, layers[0], tuple(layers[1:]))

@@ -1,0 +1,749 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The engine's colour search, compiled ahead of time: the colour line solver, propagation,
+probing to a fixpoint and a depth-first search that probes at every node, the black-and-white
+search's method (:mod:`.search`) with a cell's colours for its two values.
+
+A grid is ``height × width`` 64-bit cells, row by row, each the set of colours it may
+still take: bit 0 the background, bit c block colour c (up to 62 block colours; a cell of
+one bit is decided, 0 a contradiction). The line solver is the Python colour solver's
+(:func:`satnono.logic.line.narrow_colour`) on machine words, one word per colour for a line
+of up to 63 cells and several past that: a subtraction's borrow runs over each stretch of
+cells that may be background, as in black and white; two blocks of the same colour need a
+background cell between them, blocks of different colours may touch. Probing tries each
+colour a cell may take, rules out those whose propagation contradicts, and narrows every
+cell that all surviving branches changed to the union of what they left it. It visits the
+same nodes and solves the same lines as the Numba kernel it replaces
+(:mod:`satnono.logic.compiled.colour_kernel`).
+"""
+
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memcpy, memset
+
+from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
+                     _smear_w, _windows, _windows_w)
+
+cdef extern from *:
+    int __builtin_clzll(unsigned long long) nogil
+
+cdef uint64_t ONE = 1
+
+# the search's phases: a node to propagate, its probing under way, the next colour of its
+# branch cell to try, back to the level above
+cdef enum:
+    NEW = 1
+    PROBING = 2
+    BRANCH = 3
+    BACK = 4
+
+# what Engine.search returns (as the black-and-white search)
+FOUND = 1
+DONE = 2
+SLICE = 3
+
+
+cdef void* _alloc(Py_ssize_t count, Py_ssize_t size) except NULL:
+    cdef void* p = calloc(max(count, 1), size)
+    if p == NULL:
+        raise MemoryError()
+    return p
+
+
+cdef void* _grown(void* old, Py_ssize_t had, Py_ssize_t count, Py_ssize_t size) except NULL:
+    cdef void* p = realloc(old, max(count, 1) * size)
+    if p == NULL:
+        raise MemoryError()
+    if count > had:
+        memset(<char*>p + had * size, 0, (count - had) * size)
+    return p
+
+
+cdef class ColourEngine:
+    """One colour puzzle's search state, every part a named field."""
+
+    # the puzzle: block lengths and colours of every line in one array each, rows first,
+    # each line's start in them and its number of blocks; block colours
+    cdef readonly int height, width, nlines, cells, colours
+    cdef int64_t* sizes
+    cdef int64_t* cols
+    cdef int64_t* starts
+    cdef int64_t* counts
+    cdef int nw, kmax, words
+    # the line solver: its words one line (each way's starts and reachable positions, a
+    # word per colour in, reversed and out), the same past 63 cells, its answer by cell
+    cdef uint64_t* line_words
+    cdef uint64_t* line_masks
+    cdef uint64_t* sweep
+    cdef uint64_t* wide_masks
+    cdef uint64_t* wt
+    cdef int64_t* out
+    # the queue of lines (a ring: its head and size), the trail of changed cells and what
+    # they were
+    cdef int64_t* queue
+    cdef char* queued
+    cdef int64_t q_head, q_size
+    cdef int64_t* trail_cell
+    cdef int64_t* trail_old
+    cdef int64_t trail_len
+    # probing: how many branches changed each cell and the union of what they left it,
+    # the stamp of the branch that last counted a cell, the cells counted, the lines a
+    # cell's probes solved (bits)
+    cdef int64_t* count
+    cdef int64_t* union_
+    cdef int64_t* stamp
+    cdef int64_t* seen
+    cdef uint64_t* probe_bits
+    # what probing remembers (nonosolve's rule): when each cell's probes last ran and
+    # changed nothing, in which node (its id and level), the lines they solved; when each
+    # line last changed; each level's node id on the current path; the change clock and
+    # the node clock
+    cdef int64_t* probed_at
+    cdef int64_t* probed_node
+    cdef int64_t* probed_level
+    cdef uint64_t* probe_lines
+    cdef int64_t* line_changed
+    cdef int64_t* path
+    cdef int64_t change_clock, node_clock
+    # the search: the stack of grids, each level's branch cell and the colours tried
+    # there, the branching scores, the last solution
+    cdef int64_t* stack
+    cdef readonly int levels
+    cdef int64_t* branch
+    cdef int64_t* tried
+    cdef double* score
+    cdef int64_t* solution
+    # the search's position: its level and phase, where probing is, the probes' stamp
+    cdef public int64_t level, phase, probe_cell, probe_quiet, tick
+    # the work so far (as the black-and-white search's; the cost counts a line of n cells
+    # and k blocks as n × (k + 1))
+    cdef public int64_t lines, nodes, depth, root, cost
+
+    def __dealloc__(self):
+        free(self.sizes)
+        free(self.cols)
+        free(self.starts)
+        free(self.counts)
+        free(self.line_words)
+        free(self.line_masks)
+        free(self.sweep)
+        free(self.wide_masks)
+        free(self.wt)
+        free(self.out)
+        free(self.queue)
+        free(self.queued)
+        free(self.trail_cell)
+        free(self.trail_old)
+        free(self.count)
+        free(self.union_)
+        free(self.stamp)
+        free(self.seen)
+        free(self.probe_bits)
+        free(self.probed_at)
+        free(self.probed_node)
+        free(self.probed_level)
+        free(self.probe_lines)
+        free(self.line_changed)
+        free(self.path)
+        free(self.stack)
+        free(self.branch)
+        free(self.tried)
+        free(self.score)
+        free(self.solution)
+
+    def __init__(self, int height, int width, int colours, sizes, cols, starts, counts,
+                 int levels):
+        """``sizes``, ``cols``: every line's block lengths and colours (1..``colours``) in
+        one sequence each, rows first; ``starts``, ``counts``: where each line's are and
+        how many; ``levels`` the stack's first depth (it doubles as needed)."""
+        cdef int i, line
+        self.height, self.width, self.colours = height, width, colours
+        self.nlines = height + width
+        self.cells = height * width
+        cdef int n = max(height, width)
+        self.nw = n // 64 + 1
+        self.kmax = 0
+        self.sizes = <int64_t*>_alloc(len(sizes), 8)
+        self.cols = <int64_t*>_alloc(len(cols), 8)
+        for i in range(len(sizes)):
+            self.sizes[i] = sizes[i]
+            self.cols[i] = cols[i]
+        self.starts = <int64_t*>_alloc(self.nlines, 8)
+        self.counts = <int64_t*>_alloc(self.nlines, 8)
+        for line in range(self.nlines):
+            self.starts[line] = starts[line]
+            self.counts[line] = counts[line]
+            self.kmax = max(self.kmax, <int>self.counts[line])
+        self.words = (self.nlines + 63) // 64
+        cdef int k2 = self.kmax + 2, c1 = colours + 1
+        self.line_words = <uint64_t*>_alloc(4 * k2, 8)
+        self.line_masks = <uint64_t*>_alloc(3 * c1, 8)
+        self.sweep = <uint64_t*>_alloc(4 * k2 * self.nw, 8)
+        self.wide_masks = <uint64_t*>_alloc(3 * c1 * self.nw, 8)
+        self.wt = <uint64_t*>_alloc(12 * self.nw, 8)
+        self.out = <int64_t*>_alloc(n + 1, 8)
+        self.queue = <int64_t*>_alloc(self.nlines, 8)
+        self.queued = <char*>_alloc(self.nlines, 1)
+        self.trail_cell = <int64_t*>_alloc(self.cells * (colours + 2), 8)
+        self.trail_old = <int64_t*>_alloc(self.cells * (colours + 2), 8)
+        self.count = <int64_t*>_alloc(self.cells, 8)
+        self.union_ = <int64_t*>_alloc(self.cells, 8)
+        self.stamp = <int64_t*>_alloc(self.cells, 8)
+        self.seen = <int64_t*>_alloc(self.cells, 8)
+        self.probe_bits = <uint64_t*>_alloc(self.words, 8)
+        self.probed_at = <int64_t*>_alloc(self.cells, 8)
+        self.probed_node = <int64_t*>_alloc(self.cells, 8)
+        self.probed_level = <int64_t*>_alloc(self.cells, 8)
+        self.probe_lines = <uint64_t*>_alloc(self.cells * self.words, 8)
+        self.line_changed = <int64_t*>_alloc(self.nlines, 8)
+        self.path = <int64_t*>_alloc(self.cells + 2, 8)
+        self.change_clock = self.node_clock = 1
+        self.levels = levels
+        self.stack = <int64_t*>_alloc(levels * self.cells, 8)
+        cdef int64_t full = ((<int64_t>1) << c1) - 1
+        for i in range(levels * self.cells):
+            self.stack[i] = full
+        self.branch = <int64_t*>_alloc(levels, 8)
+        self.tried = <int64_t*>_alloc(levels, 8)
+        self.score = <double*>_alloc(self.cells, 8)
+        self.solution = <int64_t*>_alloc(self.cells, 8)
+        self.level, self.phase, self.probe_cell, self.probe_quiet, self.tick = 0, NEW, 0, 0, 0
+        self.lines = self.nodes = self.depth = self.root = self.cost = 0
+
+    # ------------------------------------------------------------ grids in and out
+
+    def set_root(self, grid):
+        """The root's grid: a colour set (bits) a cell, row by row."""
+        if len(grid) != self.cells:
+            raise ValueError(f"a grid of {self.cells} cells, not {len(grid)}")
+        cdef int i
+        for i in range(self.cells):
+            self.stack[i] = grid[i]
+
+    @property
+    def root_grid(self):
+        """Level 0's grid, as :meth:`set_root` takes it."""
+        return [self.stack[i] for i in range(self.cells)]
+
+    @property
+    def solution_grid(self):
+        """The last solution found, as :attr:`root_grid` is given."""
+        return [self.solution[i] for i in range(self.cells)]
+
+    # ------------------------------------------------------------ the line solver
+
+    cdef bint _forward64(self, int64_t s0, int k, int step, int n, const uint64_t* may,
+                         uint64_t* starts, uint64_t* free_) noexcept nogil:
+        """Left to right (``step`` 1) or right to left over the blocks, ``may[c]`` the
+        cells that may take colour c in the direction of travel."""
+        cdef uint64_t can_empty = may[0]
+        cdef uint64_t blockers = ((~can_empty) & ((ONE << n) - ONE)) | (ONE << n)
+        cdef uint64_t ready = ((blockers - (ONE & can_empty)) ^ blockers) | ONE
+        cdef uint64_t s, ends, after, seeds
+        cdef int jj, j, b
+        cdef int64_t colour
+        free_[0] = ready
+        for jj in range(k):
+            j = jj if step > 0 else k - 1 - jj
+            b = <int>self.sizes[s0 + j]
+            colour = self.cols[s0 + j]
+            s = ready & _windows(may[colour], b)
+            if s == 0:
+                return False
+            starts[jj] = s
+            ends = s << b
+            after = ((blockers - (ends & can_empty)) ^ blockers) | ends
+            free_[jj + 1] = after
+            if jj + 1 < k and self.cols[s0 + j + step] != colour:
+                ready = after  # the next block may touch this one
+            else:
+                seeds = (ends & can_empty) << 1
+                ready = ((blockers - (seeds & can_empty)) ^ blockers) | seeds
+        return ((free_[k] >> n) & ONE) != 0
+
+    cdef int _line64(self, const int64_t* g, int base, int step, int n, int64_t s0,
+                     int k) noexcept nogil:
+        """The colour line solver on machine words for a line of up to 63 cells: its
+        answer by cell in ``out``; the line's length, or -1."""
+        cdef int colours = self.colours, c, p, j, b, k2 = self.kmax + 2
+        cdef uint64_t* may = self.line_masks
+        cdef uint64_t* rev = self.line_masks + (colours + 1)
+        cdef uint64_t* out = self.line_masks + 2 * (colours + 1)
+        cdef uint64_t* w0 = self.line_words
+        cdef uint64_t* w1 = self.line_words + k2
+        cdef uint64_t* w2 = self.line_words + 2 * k2
+        cdef uint64_t* w3 = self.line_words + 3 * k2
+        cdef uint64_t m, s, background, full
+        cdef int64_t v
+        for c in range(colours + 1):
+            m = 0
+            for p in range(n):
+                if (g[base + p * step] >> c) & 1:
+                    m |= ONE << p
+            may[c] = m
+            rev[c] = _reverse(m, n)
+        if not self._forward64(s0, k, 1, n, may, w0, w1):
+            return -1
+        if not self._forward64(s0, k, -1, n, rev, w2, w3):
+            return -1
+        full = (ONE << n) - ONE
+        for c in range(colours + 1):
+            out[c] = 0
+        for j in range(k):
+            b = <int>self.sizes[s0 + j]
+            s = w0[j] & (_reverse(w2[k - 1 - j], n) >> (b - 1))
+            out[self.cols[s0 + j]] |= _smear(s, b)
+        background = 0
+        for j in range(k + 1):
+            background |= w1[j] & _reverse(w3[k - j] & full, n)
+        out[0] = background & may[0]
+        for p in range(n):
+            v = 0
+            for c in range(colours + 1):
+                if (out[c] >> p) & ONE:
+                    v |= (<int64_t>1) << c
+            self.out[p] = v
+        return n
+
+    cdef bint _forward_w(self, int64_t s0, int k, int step, int n, int nw,
+                         const uint64_t* may, uint64_t* starts, uint64_t* free_) noexcept nogil:
+        """:meth:`_forward64` on ``nw`` words a line (rows of ``self.nw`` words)."""
+        cdef int stride = self.nw
+        cdef uint64_t* blockers = self.wt
+        cdef uint64_t* ready = self.wt + stride
+        cdef uint64_t* win = self.wt + 2 * stride
+        cdef uint64_t* ends = self.wt + 3 * stride
+        cdef uint64_t* t = self.wt + 4 * stride
+        cdef const uint64_t* can_empty = may
+        cdef uint64_t any_start, s
+        cdef int i, jj, j, b
+        cdef int64_t colour
+        for i in range(nw):
+            blockers[i] = ~can_empty[i] & _low(n, i)
+            t[i] = 0
+        blockers[n >> 6] |= ONE << (n & 63)
+        t[0] = can_empty[0] & ONE
+        _runs(blockers, t, ready, nw)
+        ready[0] |= ONE
+        for i in range(nw):
+            free_[i] = ready[i]
+        for jj in range(k):
+            j = jj if step > 0 else k - 1 - jj
+            b = <int>self.sizes[s0 + j]
+            colour = self.cols[s0 + j]
+            _windows_w(may + colour * stride, b, win, t, nw)
+            any_start = 0
+            for i in range(nw):
+                s = ready[i] & win[i]
+                starts[jj * stride + i] = s
+                any_start |= s
+            if any_start == 0:
+                return False
+            _shl(starts + jj * stride, b, ends, nw)
+            for i in range(nw):
+                t[i] = ends[i] & can_empty[i]
+            _runs(blockers, t, free_ + (jj + 1) * stride, nw)
+            for i in range(nw):
+                free_[(jj + 1) * stride + i] |= ends[i]
+            if jj + 1 < k and self.cols[s0 + j + step] != colour:
+                for i in range(nw):  # the next block may touch this one
+                    ready[i] = free_[(jj + 1) * stride + i]
+            else:
+                _shl(t, 1, win, nw)  # the seeds: a gap after each end
+                for i in range(nw):
+                    t[i] = win[i] & can_empty[i]
+                _runs(blockers, t, ready, nw)
+                for i in range(nw):
+                    ready[i] |= win[i]
+        return ((free_[k * stride + (n >> 6)] >> (n & 63)) & ONE) != 0
+
+    cdef int _line_wide(self, const int64_t* g, int base, int step, int n, int64_t s0,
+                        int k) noexcept nogil:
+        """:meth:`_line64` on ``n // 64 + 1`` words a colour (lines of any length)."""
+        cdef int nw = n // 64 + 1, stride = self.nw, colours = self.colours, c, i, p, j, b, w
+        cdef int table = (self.kmax + 2) * stride
+        cdef uint64_t* may = self.wide_masks
+        cdef uint64_t* rev = self.wide_masks + (colours + 1) * stride
+        cdef uint64_t* out = self.wide_masks + 2 * (colours + 1) * stride
+        cdef uint64_t* row
+        cdef uint64_t* fs = self.sweep
+        cdef uint64_t* ff = self.sweep + table
+        cdef uint64_t* bs = self.sweep + 2 * table
+        cdef uint64_t* bf = self.sweep + 3 * table
+        cdef uint64_t* t1 = self.wt + 7 * stride
+        cdef uint64_t* t2 = self.wt + 8 * stride
+        cdef uint64_t* t3 = self.wt + 9 * stride
+        cdef uint64_t* background = self.wt + 10 * stride
+        cdef int64_t v, colour
+        cdef int bit
+        for c in range(colours + 1):
+            row = may + c * stride
+            for i in range(nw):
+                row[i] = 0
+            for p in range(n):
+                if (g[base + p * step] >> c) & 1:
+                    row[p >> 6] |= ONE << (p & 63)
+            _reverse_w(row, n, rev + c * stride, self.wt + 6 * stride, nw)
+        if not self._forward_w(s0, k, 1, n, nw, may, fs, ff):
+            return -1
+        if not self._forward_w(s0, k, -1, n, nw, rev, bs, bf):
+            return -1
+        for c in range(colours + 1):
+            for i in range(nw):
+                out[c * stride + i] = 0
+        for j in range(k):
+            b = <int>self.sizes[s0 + j]
+            _reverse_w(bs + (k - 1 - j) * stride, n, t1, t2, nw)
+            _shr(t1, b - 1, t2, nw)
+            for i in range(nw):
+                t2[i] &= fs[j * stride + i]
+            _smear_w(t2, b, t1, t3, nw)
+            colour = self.cols[s0 + j]
+            for i in range(nw):
+                out[colour * stride + i] |= t1[i]
+        for i in range(nw):
+            background[i] = 0
+        for j in range(k + 1):
+            for i in range(nw):
+                t3[i] = bf[(k - j) * stride + i] & _low(n, i)
+            _reverse_w(t3, n, t1, t2, nw)
+            for i in range(nw):
+                background[i] |= ff[j * stride + i] & t1[i]
+        for i in range(nw):
+            out[i] = background[i] & may[i]
+        for p in range(n):
+            v = 0
+            w = p >> 6
+            bit = p & 63
+            for c in range(colours + 1):
+                if (out[c * stride + w] >> bit) & ONE:
+                    v |= (<int64_t>1) << c
+            self.out[p] = v
+        return n
+
+    cdef int _line(self, const int64_t* g, int line, bint wide) noexcept nogil:
+        """Narrow ``line``'s cells into ``out``; the line's length, or -1 when no
+        placement of its blocks fits what its cells may take."""
+        cdef int n, base, step
+        if line < self.height:
+            n, base, step = self.width, line * self.width, 1
+        else:
+            n, base, step = self.height, line - self.height, self.width
+        if n <= 63 and not wide:
+            return self._line64(g, base, step, n, self.starts[line], <int>self.counts[line])
+        return self._line_wide(g, base, step, n, self.starts[line], <int>self.counts[line])
+
+    def narrow(self, grid, int line, bint wide=False):
+        """One line of ``grid`` (as :meth:`set_root` takes it) solved on its own, for tests:
+        its cells' new colour sets, or None for a contradiction. ``wide`` runs the solver
+        on several words a colour on a line of any length."""
+        cdef int64_t* g = <int64_t*>_alloc(self.cells, 8)
+        cdef int i, n
+        try:
+            for i in range(self.cells):
+                g[i] = grid[i]
+            n = self._line(g, line, wide)
+            return None if n < 0 else [self.out[i] for i in range(n)]
+        finally:
+            free(g)
+
+    # ------------------------------------------------------------ propagation
+
+    cdef inline void _push(self, int64_t line) noexcept nogil:
+        if not self.queued[line]:
+            self.queued[line] = 1
+            self.queue[(self.q_head + self.q_size) % self.nlines] = line
+            self.q_size += 1
+
+    cdef inline void _push_cell(self, int64_t cell) noexcept nogil:
+        self._push(cell // self.width)
+        self._push(self.height + cell % self.width)
+
+    cdef void _clear(self) noexcept nogil:
+        while self.q_size > 0:
+            self.queued[self.queue[self.q_head]] = 0
+            self.q_head = (self.q_head + 1) % self.nlines
+            self.q_size -= 1
+
+    cdef bint propagate(self, int64_t* g) noexcept nogil:
+        """Solve the queued lines until none is left (False: a contradiction, the queue
+        emptied); every cell changed goes on the trail with what it was."""
+        cdef int64_t line, k, cell
+        cdef int n, base, step, p
+        while self.q_size > 0:
+            line = self.queue[self.q_head]
+            self.q_head = (self.q_head + 1) % self.nlines
+            self.q_size -= 1
+            self.queued[line] = 0
+            n = self._line(g, <int>line, False)
+            self.lines += 1
+            k = self.counts[line]
+            if n < 0:
+                self.cost += (self.height if line >= self.height else self.width) * (k + 1)
+                self._clear()
+                return False
+            self.cost += n * (k + 1)
+            if line < self.height:
+                base, step = <int>line * self.width, 1
+            else:
+                base, step = <int>(line - self.height), self.width
+            for p in range(n):
+                cell = base + p * step
+                if self.out[p] != g[cell]:
+                    self.trail_cell[self.trail_len] = cell
+                    self.trail_old[self.trail_len] = g[cell]
+                    self.trail_len += 1
+                    g[cell] = self.out[p]
+                    if line < self.height:
+                        self._push(self.height + p)
+                    else:
+                        self._push(p)
+        return True
+
+    def settle_lines(self):
+        """Line logic over every line of the root to a fixpoint."""
+        cdef int line
+        for line in range(self.nlines):
+            self._push(line)
+        self.trail_len = 0
+        return self.propagate(self.stack)
+
+    cdef inline void _changed(self, int64_t cell) noexcept nogil:
+        """``cell`` changed for good: its row and column carry the change clock's time."""
+        self.line_changed[cell // self.width] = self.change_clock
+        self.line_changed[self.height + cell % self.width] = self.change_clock
+
+    cdef void _trail_changed(self) noexcept nogil:
+        cdef int64_t i
+        for i in range(self.trail_len):
+            self._changed(self.trail_cell[i])
+
+    cdef inline void _touch(self, int64_t cell, uint64_t* lines) noexcept nogil:
+        """Add ``cell``'s row and column to the bit set ``lines``."""
+        cdef int64_t row = cell // self.width, col = self.height + cell % self.width
+        lines[row >> 6] |= ONE << (row & 63)
+        lines[col >> 6] |= ONE << (col & 63)
+
+    cdef bint _still_valid(self, int64_t c, int64_t level) noexcept nogil:
+        """Whether cell ``c``'s last probes would give the same again: they ran in this
+        node or one above it on the current path, and none of the lines they solved has
+        changed since."""
+        cdef int64_t when = self.probed_at[c], at = self.probed_level[c]
+        cdef int w
+        cdef uint64_t x
+        if when == 0 or at > level or self.path[at] != self.probed_node[c]:
+            return False
+        for w in range(self.words):
+            x = self.probe_lines[c * self.words + w]
+            while x:
+                if self.line_changed[w * 64 + _lowest(x)] > when:
+                    return False
+                x &= x - ONE
+        return True
+
+    # ------------------------------------------------------------ probing
+
+    cdef int probe(self, int64_t* g, int64_t end) noexcept nogil:
+        """Probe the open cells in turn until a whole round changes nothing: 1, 0 for a
+        contradiction, 2 when ``end`` work is reached first. ``score[c]`` is the product
+        over the colours of cell c of one more than the cells their branch decided."""
+        cdef int64_t cells = self.cells, level = self.level, c, m, bits, b, cell, v, tick
+        cdef int64_t i, branches, touched, gain
+        cdef double product
+        cdef bint ok, changed
+        while self.probe_quiet < cells:
+            if self.cost >= end:
+                return 2
+            c = self.probe_cell
+            self.probe_cell = c + 1 if c + 1 < cells else 0
+            m = g[c]
+            if m & (m - 1) == 0 or self._still_valid(c, level):
+                self.probe_quiet += 1
+                continue
+            memset(self.probe_bits, 0, self.words * 8)
+            branches = 0
+            touched = 0
+            product = 1.0
+            bits = m
+            while bits:
+                b = bits & -bits
+                bits ^= b
+                self.trail_cell[0] = c
+                self.trail_old[0] = m
+                self.trail_len = 1
+                g[c] = b
+                self._push_cell(c)
+                ok = self.propagate(g)
+                self.tick += 1
+                tick = self.tick
+                for i in range(self.trail_len):
+                    self._touch(self.trail_cell[i], self.probe_bits)
+                if ok:
+                    branches += 1
+                    gain = 0
+                    for i in range(self.trail_len):
+                        cell = self.trail_cell[i]
+                        if self.stamp[cell] == tick:
+                            continue
+                        self.stamp[cell] = tick
+                        v = g[cell]
+                        if v & (v - 1) == 0:
+                            gain += 1
+                        if branches == 1:
+                            self.count[cell] = 1
+                            self.union_[cell] = v
+                            self.seen[touched] = cell
+                            touched += 1
+                        elif self.count[cell] == branches - 1:
+                            self.count[cell] = branches
+                            self.union_[cell] |= v
+                    product *= 1.0 + gain
+                i = self.trail_len - 1
+                while i >= 0:  # undo, last change first
+                    g[self.trail_cell[i]] = self.trail_old[i]
+                    i -= 1
+                self.trail_len = 0
+            if branches == 0:
+                return 0
+            changed = False
+            for i in range(touched):
+                cell = self.seen[i]
+                if self.count[cell] == branches and self.union_[cell] != g[cell]:
+                    if not changed:
+                        self.change_clock += 1
+                    g[cell] = self.union_[cell]
+                    self._changed(cell)
+                    self._push_cell(cell)
+                    changed = True
+                self.count[cell] = 0
+            if changed:
+                self.trail_len = 0
+                ok = self.propagate(g)
+                self._trail_changed()
+                if not ok:
+                    return 0
+                self.probe_quiet = 0
+            else:
+                self.score[c] = product
+                self.probe_quiet += 1
+                self.probed_at[c] = self.change_clock
+                self.probed_node[c] = self.path[level]
+                self.probed_level[c] = level
+                memcpy(&self.probe_lines[c * self.words], self.probe_bits, self.words * 8)
+        return 1
+
+    # ------------------------------------------------------------ the search
+
+    cdef inline int64_t* _grid(self, int64_t d) noexcept nogil:
+        return &self.stack[d * self.cells]
+
+    cdef bint _failed(self, int64_t level) noexcept nogil:
+        """A node contradicted: back to the level above; True at the root (the clues
+        contradict), whose end ends a slice."""
+        self.phase = BACK
+        if level == 0:
+            self.root = 2
+            return True
+        return False
+
+    cdef void _grow(self) except *:
+        cdef int levels = self.levels
+        self.stack = <int64_t*>_grown(self.stack, levels * self.cells,
+                                      2 * levels * self.cells, 8)
+        self.branch = <int64_t*>_grown(self.branch, levels, 2 * levels, 8)
+        self.tried = <int64_t*>_grown(self.tried, levels, 2 * levels, 8)
+        self.levels = 2 * levels
+
+    def search(self, int64_t end):
+        """Go on with the search until a solution (FOUND, in ``solution``), the end of the
+        tree (DONE) or ``end`` work (SLICE). Every node is propagated and probed to a
+        fixpoint and branches on its best-scored open cell, a block colour before the
+        background. The root's settling ends a slice of its own (``root``: 1 consistent,
+        2 a contradiction)."""
+        cdef int64_t cells = self.cells, level, phase, line, c, m, best, left, b
+        cdef int64_t* g
+        cdef bint ok
+        cdef int r
+        cdef double top
+        while True:
+            level = self.level
+            phase = self.phase
+            if level < 0:
+                return DONE
+            if phase == NEW:
+                g = self._grid(level)
+                self.trail_len = 0
+                if level == 0:
+                    for line in range(self.nlines):
+                        self._push(line)
+                else:
+                    self._push_cell(self.branch[level - 1])
+                self.nodes += 1
+                if level > self.depth:
+                    self.depth = level
+                self.node_clock += 1  # this node's id, on the path at its level
+                self.path[level] = self.node_clock
+                self.change_clock += 1  # the branch cell and what propagation changes
+                if level > 0:
+                    self._changed(self.branch[level - 1])
+                ok = self.propagate(g)
+                self._trail_changed()
+                if ok:
+                    self.phase = PROBING
+                    self.probe_cell = 0
+                    self.probe_quiet = 0
+                elif self._failed(level):
+                    return SLICE
+                continue
+            if phase == PROBING:
+                g = self._grid(level)
+                r = self.probe(g, end)
+                if r == 2:
+                    return SLICE
+                if r == 0:
+                    if self._failed(level):
+                        return SLICE
+                    continue
+                best = -1
+                top = -1.0
+                for c in range(cells):
+                    m = g[c]
+                    if m & (m - 1) != 0 and self.score[c] > top:
+                        top = self.score[c]
+                        best = c
+                if best < 0:
+                    memcpy(self.solution, g, cells * 8)
+                    self.phase = BACK
+                    if level == 0:
+                        self.root = 1
+                    return FOUND
+                self.branch[level] = best
+                self.tried[level] = 0
+                self.phase = BRANCH
+                if level == 0:
+                    self.root = 1
+                    return SLICE
+                continue
+            if phase == BACK:
+                if level == 0:
+                    self.level = -1
+                    return DONE
+                self.level = level - 1
+                self.phase = BRANCH
+                continue
+            # BRANCH: the next colour of the branch cell, the highest first
+            if self.cost >= end:
+                return SLICE
+            c = self.branch[level]
+            left = self._grid(level)[c] & ~self.tried[level]
+            if left == 0:
+                self.phase = BACK
+                continue
+            b = (<int64_t>1) << (63 - __builtin_clzll(<unsigned long long>left))
+            if level + 1 >= self.levels:
+                self._grow()
+            self.tried[level] |= b
+            memcpy(self._grid(level + 1), self._grid(level), cells * 8)
+            self._grid(level + 1)[c] = b
+            self.level = level + 1
+            self.phase = NEW
