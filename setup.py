@@ -53,7 +53,11 @@ def _extensions() -> list:  # type: ignore[type-arg]
     except ImportError:
         print(NOTICE.format(why="Cython is not installed"), file=sys.stderr)
         return []
-    return cythonize(["satnono/engine/*.pyx"], language_level=3, quiet=True)
+    try:
+        return cythonize(["satnono/engine/*.pyx"], language_level=3, quiet=True)
+    except Exception as exc:  # the engine's Cython did not compile: say so, install the rest
+        print(NOTICE.format(why=f"Cython: {_why(exc)}"), file=sys.stderr)
+        return []
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -263,3 +263,41 @@ def test_the_black_and_white_search_and_the_colour_one_agree_on_black_and_white(
             elif status == 2:
                 break
         assert got == want
+
+
+# ---------------------------------------------------------------- the counter
+
+counter_built = pytest.mark.skipif(engine.part("counter") is None,
+                                   reason="the engine was not built here")
+
+
+@counter_built
+def test_the_engines_counter_counts_as_the_numba_counter_does():
+    """The same counts, nodes and cache hits as the Numba counter, and the count
+    enumeration gives, on pictures with one, several and many solutions (2×2 switches and
+    sliding blocks counted as independent parts) and on permutation matrices."""
+    import numpy as np
+
+    from satnono.logic.compiled import COUNT_CACHE, PROBE_PARTS, Counted, Search, counter, warm
+    from satnono.logic.compiled import kernel as numba_kernel
+    from satnono.logic.compiled.engine_search import engine_count
+    from satnono.model.puzzle import Puzzle
+
+    from .conftest import brute_solutions
+
+    warm()
+
+    def numba_count(p):
+        s = Search(p)
+        work = np.zeros(counter.HITS + 1, np.int64)
+        n = counter.count(s.stack[0], s.height, s.width, s.clues, s.starts, s.counts, work,
+                          s.tmp, COUNT_CACHE, PROBE_PARTS)
+        return Counted(int(n), int(work[numba_kernel.NODES]), int(work[counter.HITS]))
+
+    puzzles = [Puzzle(((1,),) * n, ((1,),) * n) for n in (1, 4, 7)]
+    puzzles += list(_pictures(31, examples(60), (3, 5, 8, 10)))
+    for p in puzzles:
+        got = engine_count(p, None, COUNT_CACHE, PROBE_PARTS)
+        assert got == numba_count(p)
+        if p.width * p.height <= 25:
+            assert got.count == len(brute_solutions(p))

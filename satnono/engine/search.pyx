@@ -19,6 +19,7 @@ be filled), so the line solver reads a line in two loads. Every piece of state i
 field of :class:`Engine`.
 """
 
+cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
@@ -77,81 +78,12 @@ cdef int64_t _luby(int64_t i) noexcept nogil:
     return (<int64_t>1) << seq
 
 
+@cython.final
 cdef class Engine:
     """One black-and-white puzzle's search state: its clues, the stack of grids, the
     scratch of propagation, the caches of line solves, what probing remembers (now and
     kept per level), the counters of work and the search's position. All of it is memory
     of its own (no NumPy: importing the engine costs a few milliseconds)."""
-
-    # the puzzle: the clues of every line in one array, rows first, each line's start in it
-    # and its number of blocks
-    cdef readonly int height, width, nlines, cells
-    cdef int64_t* clues
-    cdef int64_t* starts
-    cdef int64_t* counts
-    # propagation: the queue of lines, the line words (which cells may be empty, which may
-    # be filled, one word a line of up to 63 cells), the trail of changed cells, the lines
-    # solved (bits), the line solver's words
-    cdef int64_t* queue
-    cdef uint8_t* queued
-    cdef uint64_t* may_empty
-    cdef uint64_t* may_fill
-    cdef int64_t* trail
-    cdef int64_t top
-    cdef uint64_t* touched
-    cdef int words
-    cdef uint8_t* line_cells
-    cdef uint64_t* fs
-    cdef uint64_t* ff
-    cdef uint64_t* bs
-    cdef uint64_t* bf
-    cdef uint64_t* sweep
-    cdef uint64_t* wt
-    cdef int stride
-    # the caches of line solves: one word a line (each slot: line × 2 + consistent, then
-    # its words in and out), and past 63 cells (rows of 1 + 4 × words)
-    cdef int64_t* cache_line
-    cdef uint64_t* cache_entry
-    cdef uint64_t* cache_wide
-    cdef int64_t wide_rows
-    cdef int wide_cols
-    # a probe's two propagations: the cells and values each fixed, and the first's by cell
-    cdef int64_t* cells1
-    cdef int64_t* cells0
-    cdef uint8_t* values1
-    cdef uint8_t* values0
-    cdef uint8_t* seen
-    # what probing remembers: when each cell was probed, the lines its probes solved
-    # (``words`` a cell), when each line last changed, and the clock those times are read
-    # on; kept for the first ``kept`` levels
-    cdef int64_t* probed_at
-    cdef uint64_t* probe_lines
-    cdef int64_t* line_changed
-    cdef int64_t clock
-    cdef int64_t* saved_probed_at
-    cdef uint64_t* saved_probe_lines
-    cdef int64_t* saved_line_changed
-    cdef int64_t* saved_score
-    cdef int kept
-    cdef readonly int keep
-    # the search: the stack of grids (``levels`` of ``cells`` bytes), each level's branch
-    # cell and value still to try, the branching scores, the last solution
-    cdef uint8_t* stack
-    cdef readonly int levels
-    cdef int64_t* branch
-    cdef uint8_t* other
-    cdef int64_t* score
-    cdef uint8_t* solution
-    # the search's position: its level, its phase (1 a new node, 2 its probing under way,
-    # 0 neither), where probing is (the next cell, how many cells in a row changed
-    # nothing), restarts (every ``restart`` × Luby(run) nodes; 0 never), the run, its
-    # nodes so far, the random generator
-    cdef public int64_t level, phase, probe_cell, probe_quiet, restart, run, run_nodes
-    cdef uint64_t seed
-    # the work so far: line solves, nodes, the deepest level, how the root ended (0 not
-    # yet, 1 consistent, 2 a contradiction), and the cost (a line of n cells costs n, and
-    # n × (words + 1) past 63 cells)
-    cdef public int64_t lines, nodes, depth, root, cost
 
     def __dealloc__(self):
         # the pointers start NULL (a new object's memory is zeroed), and free(NULL) is fine
@@ -292,7 +224,7 @@ cdef class Engine:
 
     # ------------------------------------------------------------ the grid and its words
 
-    cdef inline void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil:
+    cdef void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil:
         """Cell (r, c) takes ``value``, in the grid and in its lines' words."""
         cdef uint64_t bit
         cdef int line
@@ -323,7 +255,7 @@ cdef class Engine:
                     self.may_fill[r] |= ONE << (c % 64)
                     self.may_fill[self.height + c] |= ONE << (r % 64)
 
-    cdef inline int _change(self, uint8_t* g, int r, int c, int value, int cross,
+    cdef int _change(self, uint8_t* g, int r, int c, int value, int cross,
                             int* tail) noexcept nogil:
         """Cell (r, c) narrows to ``value``: on the trail, and its crossing line queued
         unless it is already; returns how many lines were queued (0 or 1)."""
@@ -471,11 +403,11 @@ cdef class Engine:
                         pending += self._change(g, i, line - height, v, i, &tail)
         return ok
 
-    cdef inline void _queue_cell(self, int cell) noexcept nogil:
+    cdef void _queue_cell(self, int cell) noexcept nogil:
         self.queued[cell // self.width] = 1
         self.queued[self.height + cell % self.width] = 1
 
-    cdef inline void _mark(self, int cell) noexcept nogil:
+    cdef void _mark(self, int cell) noexcept nogil:
         """``cell`` is about to be fixed for good: its row and column change at the next
         stamp."""
         self.line_changed[cell // self.width] = self.clock + 1
@@ -491,7 +423,7 @@ cdef class Engine:
             self.line_changed[t // self.width] = self.clock
             self.line_changed[self.height + t % self.width] = self.clock
 
-    cdef inline bint _still_valid(self, int c) noexcept nogil:
+    cdef bint _still_valid(self, int c) noexcept nogil:
         """Whether cell ``c``'s last probes would give the same again (nonosolve's rule)."""
         cdef int64_t when = self.probed_at[c]
         cdef int w
@@ -606,7 +538,7 @@ cdef class Engine:
 
     # ------------------------------------------------------------ the search
 
-    cdef inline double _random(self) noexcept nogil:
+    cdef double _random(self) noexcept nogil:
         """A number in [0, 1) from the xorshift generator."""
         cdef uint64_t x = self.seed
         x ^= x << 13
@@ -636,7 +568,7 @@ cdef class Engine:
         else:
             memset(self.probed_at, 0, c * 8)
 
-    cdef inline uint8_t* _grid(self, int64_t d) noexcept nogil:
+    cdef uint8_t* _grid(self, int64_t d) noexcept nogil:
         """Level d's grid."""
         return &self.stack[d * self.cells]
 

@@ -165,6 +165,8 @@ def counting() -> bool:
     """Whether the compiled counter (:mod:`.counter`) runs in this process, loading it (and
     the search it is built on) on the first call, as :func:`available` does; a process
     that only solves never loads it."""
+    if engine_built():
+        return True
     if "count" not in _loaded:
         _loaded["count"] = available() and _load(_warm_counter)
     return _loaded["count"]
@@ -313,6 +315,10 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None) -> Counted:
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
     """
+    if engine_built():
+        from .engine_search import engine_count
+
+        return engine_count(puzzle, board, COUNT_CACHE, PROBE_PARTS)
     import numpy as np
 
     from . import counter, kernel

@@ -193,6 +193,21 @@ def board_of(grid: bytes, width: int, height: int) -> Board | None:
     return b
 
 
+def engine_count(puzzle: Puzzle, board: Board | None, cache: int, probe_parts: int) -> Any:
+    """The number of solutions of a black-and-white ``puzzle`` from ``board`` by the
+    engine's counter (:mod:`satnono.engine.counter`), as :func:`.count_solutions` gives it."""
+    from ...engine.counter import count
+    from ...engine.search import Engine
+    from . import Counted
+
+    s = EngineSearch(puzzle, board)
+    fresh = Engine(s.height, s.width, *s._puzzle_arrays, 1, 0)
+    if board is not None:
+        fresh.set_root(grid_of(board))
+    n, hits = count(fresh, cache, probe_parts)
+    return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
+
+
 class EngineColourSearch:
     """One colour puzzle's search on the engine (:mod:`satnono.engine.colour`): the same
     search as :class:`.colour.ColourSearch` on the Numba kernel, behind its interface."""
