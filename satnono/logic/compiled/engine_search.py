@@ -12,7 +12,7 @@ or load at run time (a fresh process imports it in milliseconds).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...model.puzzle import Puzzle
 from ...model.solution import Solution
@@ -20,6 +20,9 @@ from ...runtime.deadline import NO_DEADLINE, Deadline
 from ..board import Board
 from ..context import Stats
 from .shared import stream
+
+if TYPE_CHECKING:
+    from . import Counted
 
 #: the engine's values of a cell, and what its search returns
 EMPTY, FILLED, OPEN = 1, 2, 3
@@ -193,19 +196,20 @@ def board_of(grid: bytes, width: int, height: int) -> Board | None:
     return b
 
 
-def engine_count(puzzle: Puzzle, board: Board | None, cache: int, probe_parts: int) -> Any:
+def engine_count(puzzle: Puzzle, board: Board | None, cache: int, probe_parts: int
+                 ) -> Counted:
     """The number of solutions of a black-and-white ``puzzle`` from ``board`` by the
     engine's counter (:mod:`satnono.engine.counter`), as :func:`.count_solutions` gives it."""
     from ...engine.counter import count
     from ...engine.search import Engine
-    from . import Counted
+    from . import Counted as Counted_
 
     s = EngineSearch(puzzle, board)
     fresh = Engine(s.height, s.width, *s._puzzle_arrays, 1, 0)
     if board is not None:
         fresh.set_root(grid_of(board))
     n, hits = count(fresh, cache, probe_parts)
-    return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
+    return Counted_(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
 
 
 class EngineColourSearch:
