@@ -5,7 +5,7 @@ that two versions did the same work.
                                      [--save FOLDER]
 
 Each puzzle's compiled search (black and white or colour) from an open board, up to two
-solutions or ``--budget`` units of work, after the compiled code is loaded. Prints one row
+solutions or ``--budget`` units of work, on the engine. Prints one row
 per puzzle and the totals; the signature line (solutions, nodes, line solves of every
 puzzle) is equal between two versions exactly when their searches walked the same trees,
 so the times compare the cost per line solve and nothing else. ``--save`` writes the
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from satnono.bench.runner import machine
 from satnono.io.formats import read_file, save
-from satnono.logic.compiled import ready, search_for, warm
+from satnono.logic.compiled import search_for, usable
 from satnono.logic.context import Stats
 
 
@@ -46,14 +46,13 @@ def main() -> None:
         for i, (label, puzzle) in enumerate(items):
             stem = "".join(ch if ch.isalnum() else "_" for ch in label)
             save(puzzle, str(folder / f"{i:04d}-{stem}.json"))
-    warm()
     print(f"# {machine()}; budget {args.budget:,}")
     print("| puzzle | size | seconds | solutions | nodes | line solves | ns a line solve |")
     print("|---|---|---:|---:|---:|---:|---:|")
     total = lines = 0.0
     signature = hashlib.sha256()
     for label, puzzle in items:
-        if not ready(puzzle):
+        if not usable(puzzle):
             continue
         search = search_for(puzzle)
         start = time.perf_counter()

@@ -211,7 +211,7 @@ def stages(row: Backend, ctx: Context, deadline: Deadline, limit: int | None,
     as the backend wants, then its search over what is left (:class:`Run` verifies)."""
     row.check_limit(limit, options)
     start = presolved(ctx, row.depth_with(options), deadline, compiled=row.compiled,
-                      workers=options.get("workers", 1), cold_probing=not row.cold_lines)
+                      workers=options.get("workers", 1))
     if start.board is None:
         return  # the clues contradict
     if start.board.solved():  # logic alone: no search needed
@@ -224,20 +224,18 @@ def stages(row: Backend, ctx: Context, deadline: Deadline, limit: int | None,
 
 
 def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
-              compiled: bool = True, workers: object = 1, board: Board | None = None,
-              cold_probing: bool = True) -> Presolved:
+              compiled: bool = True, workers: object = 1, board: Board | None = None
+              ) -> Presolved:
     """The presolve stage: logic to ``depth`` from ``board`` (or an open board), in the
-    compiled engine where ``compiled`` allows and it runs, else in Python with probing
-    shared by ``workers`` processes; without ``cold_probing``, a small puzzle in a process
-    that has not loaded the compiled code gets line logic only
-    (:func:`satnono.logic.presolve.presolve`)."""
+    engine where ``compiled`` allows and it runs, else in Python with probing shared by
+    ``workers`` processes (:func:`satnono.logic.presolve.presolve`)."""
     from .logic.presolve import Presolved, presolve
 
     if depth is Depth.OPEN:
         return Presolved(board if board is not None else ctx.board())
     return presolve(ctx, probing=depth is Depth.PROBED, deadline=deadline,
                     workers=workers if isinstance(workers, int) else 1, board=board,
-                    compiled=compiled and ctx.observer is None, cold_probing=cold_probing)
+                    compiled=compiled and ctx.observer is None)
 
 
 def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,

@@ -197,9 +197,7 @@ def search_budgets_agree(puzzles, make_search, reference: str) -> None:
     each solution once, the set ``reference``'s; and some puzzle was handed over part way
     with solutions found. ``make_search`` builds the compiled search of a puzzle."""
     from satnono import solve
-    from satnono.logic.compiled import warm
 
-    warm()  # as batch and bench do: the root is probed in compiled code, its search kept
     handed_over = 0
     for p in puzzles:
         want = set(solve(p, reference, limit=None, **({"budget": 0} if reference == "sat"

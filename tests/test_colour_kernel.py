@@ -1,17 +1,15 @@
-"""The compiled colour logic against brute force: its line solver, its root (line logic and
+"""The engine's colour logic against brute force: its line solver, its root (line logic and
 probing) against the Python logic's, and its search's solution sets, budgets and stack."""
 
 from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.logic.compiled import colour_kernel as ck
-from satnono.logic.compiled.colour import ColourSearch, _board, _grid
+from satnono.logic.compiled import ColourSearch, colour_board_of, colour_grid_of
 from satnono.logic.context import Context
 from satnono.logic.line import narrow_colour
 from satnono.logic.presolve import presolve
@@ -29,22 +27,18 @@ from .test_colour import _colour_line_case, mismatched, palette, wide_palette
 
 def _kernel_line(blocks, n: int, may: tuple[int, ...], wide: bool = False
                  ) -> tuple[int, ...] | None:
-    """The kernel's colour line solver on one row of n cells: per colour, the cells that
+    """The engine's colour line solver on one row of n cells: per colour, the cells that
     may take it (as ``narrow_colour`` answers), or None for a contradiction. ``wide``: on
     several words a colour whatever the length (the solver of lines past 63 cells)."""
+    from satnono.engine.colour import ColourEngine
+
     colours = len(may) - 1
-    counts = np.array([len(blocks)] + [0] * n, np.int64)
-    starts = np.zeros(n + 1, np.int64)
-    sizes = np.array([b for b, _ in blocks] or [0], np.int64)
-    cols = np.array([c for _, c in blocks] or [1], np.int64)
-    g = np.array([sum(1 << k for k in range(colours + 1) if may[k] >> p & 1)
-                  for p in range(n)], np.int64)
-    tmp = ck.scratch(1, n, counts, colours)
-    # garbage in the scratch arrays: only what the solver writes may count
-    for garbage in (ck.SWEEP, ck.WIDE_MASKS, ck.WIDE_TMP, ck.WORDS, ck.MASKS):
-        tmp[garbage][:] = 0x5A5A5A5A5A5A5A5A
-    out = ck.narrow(g, 0, 1, n, sizes, cols, starts, counts, colours, tmp, wide)
-    if len(out) == 0:
+    e = ColourEngine(1, n, colours, [b for b, _ in blocks] or [0],
+                     [c for _, c in blocks] or [1], [0] * (n + 1),
+                     [len(blocks)] + [0] * n, 1)
+    grid = [sum(1 << k for k in range(colours + 1) if may[k] >> p & 1) for p in range(n)]
+    out = e.narrow(grid, 0, wide)
+    if out is None:
         return None
     return tuple(sum(1 << p for p in range(n) if out[p] >> k & 1) for k in range(colours + 1))
 
@@ -143,7 +137,7 @@ def test_the_root_is_the_python_logics_board(seed):
     got = s.root()
     assert want.board is not None and got is not None
     assert got.may == want.board.may
-    assert _board(_grid(got), w, h, colours) == got  # the conversion round trip
+    assert colour_board_of(colour_grid_of(got), w, h, colours) == got  # the round trip
 
 
 def test_the_search_resumes_after_its_budget_and_loses_nothing():

@@ -43,9 +43,8 @@ def placements(clue: tuple[int, ...], n: int, filled: int, empty: int) -> list[l
 @settings(max_examples=examples(300), deadline=None)
 @given(st.integers(1, 12), st.integers(0, 2**32))
 def test_block_extents_are_the_leftmost_and_rightmost_placements(n, seed):
-    import numpy as np
-
-    from satnono.logic.compiled import counter
+    from satnono.engine.counter import extents
+    from satnono.engine.search import Engine
 
     rng = random.Random(seed)
     picture = sum(1 << i for i in range(n) if rng.random() < 0.5)
@@ -54,16 +53,15 @@ def test_block_extents_are_the_leftmost_and_rightmost_placements(n, seed):
     fixed = solve_line(clue, n, picture & known, ~picture & known & ((1 << n) - 1))
     assert fixed is not None
     filled, empty = fixed.filled, fixed.empty  # a fixpoint, as the counter's lines are
-    g = np.array([2 if filled >> i & 1 else 1 if empty >> i & 1 else 3 for i in range(n)],
-                 np.uint8)
+    g = bytes(2 if filled >> i & 1 else 1 if empty >> i & 1 else 3 for i in range(n))
     k = len(clue)
     assume(k > 0)
-    ext = (np.zeros((k + 1, n + 1), np.bool_), np.zeros((k + 1, n + 1), np.bool_),
-           *(np.zeros(n + 2, np.int64) for _ in range(4)))
-    counter._extents(g, 0, 1, n, np.array(clue, np.int64), k, ext)
+    e = Engine(1, n, list(clue), [0] + [k] * n, [k] + [0] * n, 1, 0)  # the row, n columns
+    e.set_root(g)
+    lo, hi = extents(e, 0)
     starts = placements(clue, n, filled, empty)
-    assert list(ext[2][:k]) == [min(s[j] for s in starts) for j in range(k)]
-    assert list(ext[3][:k]) == [max(s[j] for s in starts) for j in range(k)]
+    assert lo == [min(s[j] for s in starts) for j in range(k)]
+    assert hi == [max(s[j] for s in starts) for j in range(k)]
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -612,30 +612,6 @@ def test_ctrl_c_while_the_compiled_code_compiles_stops_at_once(tmp_path):
         assert took < 5, f"{took:.1f} s to stop"
 
 
-def test_llvmlite_leftovers_of_an_interrupted_compile_stay_quiet():
-    """A Ctrl-C inside one of llvmlite's constructors (a PassBuilder, seen in CI) leaves an
-    object without its handle; collected at exit, its __del__ fails and Python printed
-    "Exception ignored ... Traceback" under the "interrupted" line. After an interrupted
-    compile those are dropped; other unraisable errors still print."""
-    code = (
-        "import sys\n"
-        "from llvmlite.binding import ffi\n"
-        "from satnono.logic import compiled\n"
-        "compiled._quiet_llvm_leftovers(sys.unraisablehook)\n"
-        "half = ffi.ObjectRef.__new__(ffi.ObjectRef)\n"
-        "del half\n"
-        "class Other:\n"
-        "    def __del__(self):\n"
-        "        raise ValueError('still said')\n"
-        "other = Other()\n"
-        "del other\n"
-    )
-    done = run_python(code, timeout=60)
-    assert done.returncode == 0
-    assert "ObjectRef" not in done.stderr and "_as_parameter_" not in done.stderr
-    assert "ValueError: still said" in done.stderr
-
-
 def test_a_ctrl_c_python_would_swallow_is_raised_again_without_a_traceback():
     """A Ctrl-C inside a weakref callback (the import system's module locks have one) or a
     ``__del__`` is swallowed by Python, which prints "Exception ignored ... Traceback" and

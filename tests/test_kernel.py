@@ -1,91 +1,25 @@
-"""The compiled logic against brute force: both line solvers of the kernel, and the search's
-solution sets, budgets and handover to the SAT solver."""
+"""The engine's black-and-white search against brute force: its solution sets, budgets,
+restarts, memory of probes, implications and handover to the SAT solver (its line solvers:
+test_engine.py)."""
 
 from __future__ import annotations
 
 import random
 
-import numpy as np
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from satnono import solve
-from satnono.logic.compiled import Search, kernel
-from satnono.logic.line import narrow
+from satnono.logic.compiled import Search
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
 
 from .conftest import (
-    brute_line,
     brute_solutions,
     examples,
     random_picture,
     search_budgets_agree,
 )
-from .test_line import lines
-
-
-def _kernel_line(clue, n, may_empty, may_fill, wide: bool):
-    """The kernel's answer as (may_empty, may_fill) masks, or None: the one-word
-    bit-parallel solver (``wide`` False, up to 63 cells) or the several-word one."""
-    k = len(clue)
-    arr = np.array(list(clue) or [0], np.int64)
-    if not wide:
-        words = [np.zeros(k + 2, np.uint64) for _ in range(4)]
-        # the clue read from the middle of the flat array of all clues, as the kernel does
-        flat = np.array([9, 9, 9] + list(clue) + [9], np.int64)
-        ok, e, f = kernel.narrow64(flat, 3, k, n, np.uint64(may_empty), np.uint64(may_fill),
-                                   *words)
-        return (int(e), int(f)) if ok else None
-    nw = n // 64 + 1
-    mask = (1 << 64) - 1
-    can_empty = np.array([may_empty >> (64 * i) & mask for i in range(nw)], np.uint64)
-    can_fill = np.array([may_fill >> (64 * i) & mask for i in range(nw)], np.uint64)
-    # scratch wider than needed, filled with garbage: only the first nw words may count
-    rng = np.random.default_rng(n)
-    sweep = rng.integers(0, 2**63, (4, k + 2, nw + 2), dtype=np.uint64)
-    wt = rng.integers(0, 2**63, (12, nw + 2), dtype=np.uint64)
-    if not kernel.narrow_wide(arr, k, n, can_empty, can_fill, sweep, wt):
-        return None
-    e = sum(int(wt[2, i]) << (64 * i) for i in range(nw))
-    f = sum(int(wt[3, i]) << (64 * i) for i in range(nw))
-    return e, f
-
-
-@settings(max_examples=examples(1500), deadline=None)
-@given(lines(), st.booleans())
-def test_kernel_line_solvers_equal_brute_force(line, wide):
-    clue, n, filled, empty = line
-    assume(n >= 1)
-    expected = brute_line(clue, n, filled, empty)
-    full = (1 << n) - 1
-    got = _kernel_line(clue, n, full & ~filled, full & ~empty, wide)
-    assert got == (None if expected is None else
-                   (full & ~expected[0], full & ~expected[1]))
-
-
-@pytest.mark.parametrize("n", [1, 25, 40, 63, 64, 65, 99, 127, 128, 129, 191, 200, 300, 510])
-def test_kernel_line_solvers_agree_on_long_lines(n):
-    """Past brute force's reach, both kernel solvers against the Python solver (itself held
-    to brute force in test_line.py): lines across one, two and several word boundaries,
-    clues of real pictures (solvable) and repeated blocks (often contradictory), with
-    cells known at random."""
-    rng = random.Random(11 + n)
-    for _ in range(examples(200)):
-        m = rng.getrandbits(n)
-        clue = line_clue(m, n) if rng.random() < 0.8 else (rng.randint(1, 9),) * 3
-        known = rng.getrandbits(n) & rng.getrandbits(n)
-        if rng.random() < 0.8:
-            f, e = known & m, known & ~m
-        else:
-            f, e = known & rng.getrandbits(n), 0
-            e = known & ~f
-        full = (1 << n) - 1
-        want = narrow(clue, n, full & ~f, full & ~e)
-        assert _kernel_line(clue, n, full & ~f, full & ~e, wide=True) == want
-        if n <= 63:
-            assert _kernel_line(clue, n, full & ~f, full & ~e, wide=False) == want
 
 
 @st.composite
@@ -171,7 +105,7 @@ def test_a_deep_search_grows_its_stack():
     s = Search(p)
     first = list(s.solutions(limit=3))
     assert len(set(first)) == 3 and s.levels() > 64
-    assert int(s.work[2]) >= 80
+    assert s.engine.depth >= 80
 
 
 def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
@@ -189,10 +123,10 @@ def test_probes_remembered_per_level_change_nothing_but_the_work(monkeypatch):
         got = list(kept.solutions(limit=None))
         monkeypatch.setattr(fast, "MEMORY", 0)
         bare = Search(p)
-        assert bare.keep == 0
+        assert bare.engine.keep == 0
         assert list(bare.solutions(limit=None)) == got
         monkeypatch.undo()
-        assert int(kept.work[kernel.NODES]) == int(bare.work[kernel.NODES])
+        assert kept.engine.nodes == bare.engine.nodes
         assert kept.lines <= bare.lines
         fewer += kept.lines < bare.lines
     assert fewer > 0
@@ -232,7 +166,7 @@ def test_restarts_happen_and_the_search_still_ends():
     try:
         s = Search(p)
         two = list(s.solutions(limit=2))
-        assert int(s.state[kernel.RUN]) > 0  # restarted
+        assert s.engine.run > 0  # restarted
         rest = list(s.solutions(limit=None))
     finally:
         fast.RESTARTS = old
@@ -261,7 +195,7 @@ def test_probing_implications_hold_in_every_solution(puzzle, from_lines):
         start = lines.root()
         assume(start is not None)
         board = start
-    pairs = Search(puzzle).implications(board).tolist()
+    pairs = Search(puzzle).implications(board)
     open_cells = {r * puzzle.width + c for r, c in board.unknown_cells()}
     for a, b in pairs:
         assert a // 2 in open_cells and (b < 0 or b // 2 in open_cells)

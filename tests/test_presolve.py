@@ -49,28 +49,21 @@ def _may(pre):
 
 
 @needs_compiled
-@pytest.mark.parametrize("way", ["loaded", "lines in Python", "cold"])
 @settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_compiled_root_propagation_and_probing_equal_pythons(way, seed):
-    """Once the compiled code is loaded, it does line logic and probing; before, line logic
-    runs in Python and the compiled code probes, or, for a small puzzle (:func:`cold`),
-    Python probes too and no compiled search is made: each way, the board is Python's."""
-    _same_root(_puzzle(seed), way)
+def test_compiled_root_propagation_and_probing_equal_pythons(seed):
+    """The engine's line logic and probing reach the Python logic's board (a fixpoint is
+    the same whatever the order), and its search goes on from there."""
+    _same_root(_puzzle(seed))
 
 
-def _same_root(p: Puzzle, way: str) -> None:
+def _same_root(p: Puzzle) -> None:
     python = presolve(Context(p))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fast, "loaded", lambda puzzle=None: way == "loaded")
-        if way == "lines in Python":
-            patch.setattr(fast, "COLD_CELLS", 0)
-        compiled = presolve(Context(p), compiled=True)
+    compiled = presolve(Context(p), compiled=True)
     assert _may(compiled) == _may(python)
     assert (compiled.by_line, compiled.by_probe) == (python.by_line, python.by_probe)
     if compiled.board is not None and not compiled.board.solved():
-        # a compiled search goes on from it (not again), except where it was kept cold
-        assert (compiled.search is None) == (way == "cold")
+        assert compiled.search is not None  # the engine's search goes on from it
 
 
 @needs_compiled
@@ -87,12 +80,11 @@ def test_probing_happens_in_the_examples():
 
 
 @needs_compiled
-@pytest.mark.parametrize("way", ["loaded", "lines in Python", "cold"])
 @settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 10**6))
-def test_colour_compiled_root_equals_pythons(way, seed):
-    """The same in colour (the compiled colour logic, :mod:`.compiled.colour`): pictures
-    of three block colours, and clues that often contradict."""
+def test_colour_compiled_root_equals_pythons(seed):
+    """The same in colour (the engine's colour search): pictures of three block colours,
+    and clues that often contradict."""
     rng = random.Random(seed)
     w, h = rng.randint(2, 12), rng.randint(2, 12)
     if seed % 3:
@@ -102,7 +94,7 @@ def test_colour_compiled_root_equals_pythons(way, seed):
         rows = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
         cols = puzzle_from_colours(random_colour_grid(rng, w, h, 3, 0.6), RGB_PALETTE)
         p = Puzzle(rows.rows, cols.columns, palette=RGB_PALETTE)
-    _same_root(p, way)
+    _same_root(p)
 
 
 def test_each_depth_goes_as_far_as_it_says():

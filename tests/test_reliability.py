@@ -165,30 +165,6 @@ def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
 # ------------------------------------------------------------------ a signal while loading
 
 @pytest.mark.parametrize("terminated", [False, True])
-def test_a_signal_that_an_extension_loader_turns_into_an_error_still_stops(terminated):
-    """NumPy's C part, interrupted while it loads, reports "ImportError: " and drops the
-    Ctrl-C (or SIGTERM): loading the compiled engine then failed, and the command went on
-    with the Python logic, slower, instead of stopping."""
-    from satnono.errors import Interrupted
-    from satnono.logic import compiled
-    from satnono.runtime.interrupt import forget_interrupts, note
-
-    stop = Interrupted("terminated", 143) if terminated else KeyboardInterrupt()
-
-    def loading() -> None:
-        note(stop)  # what the signal handler does, before the loader swallows it
-        raise ImportError("")
-
-    forget_interrupts()
-    try:
-        with pytest.raises(KeyboardInterrupt) as got:
-            compiled._load(loading)
-        assert got.value is stop
-    finally:
-        forget_interrupts()
-
-
-@pytest.mark.parametrize("terminated", [False, True])
 def test_a_signal_turned_into_an_import_error_is_one_line_and_its_status(
         monkeypatch, capsys, terminated):
     from satnono import cli

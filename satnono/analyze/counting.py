@@ -258,7 +258,7 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
     from ..logic.compiled import counting
 
     if not counting():
-        raise CounterMissing("the compiled counter needs Numba, and it does not load here "
+        raise CounterMissing("the compiled counter needs the engine, which was not built here "
                              f"(or {DISABLE} is set)")
     open_cells = puzzle.width * puzzle.height - board.known()
     try:

@@ -88,10 +88,7 @@ class Backend:
     ``baseline`` is kept to measure another backend (``baseline_of``) against, not to use;
     ``libraries`` are the solver libraries it imports on its first call (:meth:`warm`);
     ``check`` is ``module:function`` checking options against the limit (see above);
-    ``nodes`` that its search is satnono's own, which counts its nodes in ``ctx.stats``;
-    ``cold_lines`` that a small puzzle in a process without the compiled code gets line
-    logic only (:func:`satnono.logic.compiled.cold`), since the backend settles it faster
-    from there than probing in Python would.
+    ``nodes`` that its search is satnono's own, which counts its nodes in ``ctx.stats``.
     """
 
     name: str
@@ -105,7 +102,6 @@ class Backend:
     libraries: tuple[str, ...] = ()
     check: str | None = None
     nodes: bool = False
-    cold_lines: bool = False
 
     @property
     def baseline(self) -> bool:
@@ -173,7 +169,7 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
             ("solver", "probing", "workers", "search", "budget"), compiled=True,
             colour=True, libraries=("pysat.solvers", "satnono.logic.compiled"),
-            check="satnono.backends.solver:check_limit", nodes=True, cold_lines=True),
+            check="satnono.backends.solver:check_limit", nodes=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
             depth=Depth.LINES, colour=True, libraries=("ortools.sat.python.cp_model",)),

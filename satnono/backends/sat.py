@@ -17,15 +17,12 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import add_implications, decode_solution, residual
-from ..errors import SearchTimeout
 from ..logic.board import Board
-from ..logic.compiled import Search, cold, ready
-from ..logic.compiled.engine_search import EngineSearch
+from ..logic.compiled import Search
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.grid import ROW
@@ -70,11 +67,6 @@ LARGE_BUDGET = 25_000_000
 #: second solution after its first before a 2×2 swap of the first is tried
 #: (:func:`swapped`: half a millisecond on a 25×25, so not on every puzzle)
 NEIGHBOUR_AFTER = 2_000_000
-#: seconds a small puzzle's CNF gets in a process that has not loaded the compiled code
-#: (:func:`satnono.logic.compiled.cold`) before the compiled search takes over: about what
-#: loading that code costs
-COLD_CNF = 0.3
-
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
               solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
@@ -98,31 +90,15 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         budget = LARGE_BUDGET if by_kissat else \
             BUDGET if ctx.puzzle.palette.black_and_white else COLOUR_BUDGET
     dfs = start.search
-    res = None
-    if dfs is None and probing and budget and start.board is not None and cold(ctx.puzzle):
-        # a small puzzle in a process that has not loaded the compiled code: the CNF of
-        # line logic's board (unprobed: the backend's row says cold_lines) for a moment
-        # first, then the compiled search, which probes that board's root itself
-        res = residual(ctx, start, deadline, CODE)
-        if res.encoding is None:
-            return
-        done = yield from _cnf_for_a_moment(res.encoding, ctx, limit, solver, workers,
-                                            deadline, settings, found)
-        if done or not ready(ctx.puzzle):
-            return
-        from ..logic.compiled import search_for
-
-        dfs = search_for(ctx.puzzle, start.board)
     if dfs is not None:
         more, done = yield from _search(dfs, ctx, limit, budget, deadline, found)
         found += more
         if done:
             return
-    res = res or residual(ctx, start, deadline, CODE)
-    enc = res.encoding
+    enc = residual(ctx, start, deadline, CODE).encoding
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
-    if isinstance(dfs, (Search, EngineSearch)) and start.board is not None:  # black and white
+    if isinstance(dfs, Search) and start.board is not None:  # black and white
         # what probing the root implies, as binary clauses (add_implications says why)
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(enc, dfs.implications(start.board))
@@ -255,26 +231,6 @@ def _moves(line: list[bool]) -> Iterator[tuple[int, int]]:
 def _blocking(enc: Encoding, sol: Solution) -> list[int]:
     """The clause that rules ``sol`` out."""
     return [-lit for lit in _phases(enc, sol)]
-
-
-def _cnf_for_a_moment(enc: Encoding, ctx: Context, limit: int | None, solver: str,
-                      workers: int, deadline: Deadline, settings: Any, found: list[Solution]
-                      ) -> Generator[Solution, None, bool]:
-    """The residual's models for up to :data:`COLD_CNF` seconds (what they are appended to
-    ``found``); whether they were all there is (the limit reached or no model left)."""
-    moment = time.monotonic() + COLD_CNF
-    quick = Deadline(moment if deadline.at is None else min(deadline.at, moment),
-                     deadline.timeout)
-    try:
-        for true in models(enc, solver, limit, workers, quick, ctx.stats, settings):
-            sol = decode_solution(enc, true)
-            found.append(sol)
-            yield sol
-    except SearchTimeout:
-        if deadline.passed():
-            raise
-        return False
-    return True
 
 
 def _search(dfs: AnySearch, ctx: Context, limit: int | None, budget: int, deadline: Deadline,

@@ -27,9 +27,9 @@ anonymously, since nothing reads them back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..logic.board import Board
 from ..logic.context import Context
@@ -303,35 +303,37 @@ def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE,
     return Residual(start, enc)
 
 
-def add_implications(enc: Encoding, pairs: Any) -> int:
+def add_implications(enc: Encoding, pairs: Iterable[tuple[int, int]]) -> int:
     """Add probing's implications (:meth:`satnono.logic.compiled.Search.implications` of
-    ``enc.board``: rows "literal a implies literal b", a literal 2 × cell + filled) to a
+    ``enc.board``: pairs "literal a implies literal b", a literal 2 × cell + filled) to a
     black-and-white CNF as binary clauses (a unit where a contradicts), each once; returns
     how many were added. Every one holds in every solution, and unit propagation over the
     lines' clauses would find it too, but only through a chain of lines: as one clause it
     is a step, and CDCL's learnt clauses come out shorter (nonosolve's "probe clauses").
     On Gettys, 99×59, Kissat's first solution comes in 5.4–6.5 s instead of 5.5–8.6 s over
     the eight orientations (benchmarks/results/NOTES.md)."""
-    import numpy as np
-
     width = enc.board.width
-    var = np.zeros(enc.board.width * enc.board.height, np.int64)
+    var = [0] * (enc.board.width * enc.board.height)
     for (r, c), v in enc.cells.items():
         var[r * width + c] = v
-    a, b = pairs[:, 0], pairs[:, 1]
-    va = var[a >> 1]
-    not_a = np.where(a & 1, -va, va)  # the clause's first literal: "not a"
-    units = np.unique(not_a[(b < 0) & (va != 0)])
-    b = np.maximum(b, 0)
-    vb = var[b >> 1]
-    keep = (pairs[:, 1] >= 0) & (va != 0) & (vb != 0)
-    lit_b = np.where(b & 1, vb, -vb)[keep]
-    not_a = not_a[keep]
-    # "a implies b" and "not b implies not a" are one clause: each once
-    binary = np.unique(np.stack([np.minimum(not_a, lit_b), np.maximum(not_a, lit_b)], axis=1),
-                       axis=0)
-    enc.clauses.extend([u] for u in units.tolist())
-    enc.clauses.extend(binary.tolist())
+    units: set[int] = set()
+    binary: set[tuple[int, int]] = set()
+    for a, b in pairs:
+        va = var[a >> 1]
+        if va == 0:
+            continue
+        not_a = -va if a & 1 else va  # the clause's first literal: "not a"
+        if b < 0:
+            units.add(not_a)
+            continue
+        vb = var[b >> 1]
+        if vb == 0:
+            continue
+        lit_b = vb if b & 1 else -vb
+        # "a implies b" and "not b implies not a" are one clause: each once
+        binary.add((min(not_a, lit_b), max(not_a, lit_b)))
+    enc.clauses.extend([u] for u in sorted(units))
+    enc.clauses.extend([x, y] for x, y in sorted(binary))
     return len(units) + len(binary)
 
 

@@ -13,8 +13,8 @@ cells that may be background, as in black and white; two blocks of the same colo
 background cell between them, blocks of different colours may touch. Probing tries each
 colour a cell may take, rules out those whose propagation contradicts, and narrows every
 cell that all surviving branches changed to the union of what they left it. It visits the
-same nodes and solves the same lines as the Numba kernel it replaces
-(:mod:`satnono.logic.compiled.colour_kernel`).
+same nodes and solves the same lines as the Numba kernel it replaced (benchmarks/results,
+"The engine compiled ahead of time").
 """
 
 from libc.stdint cimport int64_t, uint64_t

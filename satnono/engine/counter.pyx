@@ -11,8 +11,7 @@ reach over that cell (its leftmost and rightmost placements say so) — falls in
 that are filled independently of each other; open cells that share a stretch of a row or a
 column belong together, and the parts this makes have no constraint in common, so the
 count is the product of theirs. Parts met again are counted once (a cache keyed by what a
-part's count depends on). The same nodes and counts as the Numba counter it replaces
-(:mod:`satnono.logic.compiled.counter`).
+part's count depends on). The same nodes and counts as the Numba counter it replaced.
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
@@ -496,3 +495,13 @@ def count(Engine e, int64_t cache, int probe_min):
         return n, counter.hits
     finally:
         free(part)
+
+
+def extents(Engine e, int line):
+    """The leftmost and rightmost start of each block of ``line`` of ``e``'s root grid
+    among the line's placements that fit its known cells (the line a fixpoint of line
+    logic): two lists, for tests."""
+    cdef _Counter counter = _Counter(e, 1, 0)
+    cdef int n, base, step, j, k = <int>e.counts[line]
+    counter._reach(e._grid(0), line, &n, &base, &step)
+    return [counter.lo[j] for j in range(k)], [counter.hi[j] for j in range(k)]

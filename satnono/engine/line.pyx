@@ -10,8 +10,8 @@ and gives at once every position a block may start after the blocks before it; t
 right to left on the reversed line, and the starts both ways agree on are the placements
 (the bit-parallel form of the left-right overlap of Wu et al., "An Efficient Approach to
 Solving Nonograms", IEEE TCIAIG 2013, as nonosolve does it). The same method, the same
-answers and the same cost as the Numba kernel's ``narrow64`` and ``narrow_wide``
-(:mod:`satnono.logic.compiled.kernel`), which this replaces part by part.
+answers and the same cost as the Numba kernel's ``narrow64`` and ``narrow_wide`` it
+replaced.
 """
 
 from libc.stdint cimport int64_t, uint64_t
@@ -221,30 +221,3 @@ def narrow(clue, int n, may_empty, may_fill, bint wide=False):
         free(c)
         free(words)
 
-
-def solve_many(const int64_t[::1] clues, const int64_t[::1] starts,
-               const int64_t[::1] counts, const int64_t[::1] lengths,
-               const uint64_t[::1] empties, const uint64_t[::1] fills, int repeats):
-    """Solve every line (clue ``clues[starts[i]:starts[i] + counts[i]]``, ``lengths[i]``
-    cells, up to 63, may-be-empty and may-be-filled words) ``repeats`` times in compiled
-    code: the line solver's own cost, for benchmarks.line_rate. Returns a checksum of the
-    answers, for two solvers to show they agree."""
-    cdef Py_ssize_t m = lengths.shape[0], i
-    cdef int r, kmax = 1
-    for i in range(m):
-        kmax = max(kmax, <int>counts[i])
-    cdef uint64_t* words = <uint64_t*>malloc(4 * (kmax + 2) * sizeof(uint64_t))
-    if words == NULL:
-        raise MemoryError()
-    cdef uint64_t e, f, check = 0
-    with nogil:
-        for r in range(repeats):
-            for i in range(m):
-                if narrow64(&clues[starts[i]], <int>counts[i], <int>lengths[i], empties[i],
-                            fills[i], words, words + (kmax + 2), words + 2 * (kmax + 2),
-                            words + 3 * (kmax + 2), &e, &f):
-                    check = check * 31 + e * 7 + f
-                else:
-                    check = check * 31 + 1
-    free(words)
-    return int(check)

@@ -9,8 +9,8 @@ Solving Nonograms", IEEE TCIAIG 2013: probing every open cell to a fixpoint at e
 branching on the cell whose two probes fix the most) with nonosolve's memory of probes (a
 cell whose probes solved no line that has changed since is not probed again) and restarts
 after Luby's sequence of node counts (Luby, Sinclair & Zuckerman 1993). It visits the same
-nodes and solves the same lines as the Numba kernel it replaces
-(:mod:`satnono.logic.compiled.kernel`, whose docstrings say why each part is as it is).
+nodes and solves the same lines as the Numba kernel it replaced (benchmarks/results/NOTES.md
+says why each part is as it is).
 
 A grid is ``height × width`` bytes, row by row, each the set of values the cell may take:
 bit 0 "may be empty", bit 1 "may be filled" (3 open, 0 a contradiction). Beside it each

@@ -47,15 +47,12 @@ class Presolved:
 
 
 def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEADLINE,
-             workers: int = 1, board: Board | None = None, compiled: bool = False,
-             cold_probing: bool = True) -> Presolved:
+             workers: int = 1, board: Board | None = None, compiled: bool = False
+             ) -> Presolved:
     """Propagate, then probe (in up to ``workers`` processes) until nothing changes,
     from an open board or from ``board`` (some cells given: a part of a split count).
-    With ``compiled``, the compiled engine probes where it can (loaded, up to 62 colours);
-    a small puzzle in a process that has not loaded it is probed in Python, or, without
-    ``cold_probing``, gets line logic only (the sat backend's CNF settles a random 30×30
-    from there in less time than Python's probing takes, and the compiled search probes
-    what the CNF does not settle).
+    With ``compiled``, the engine does it where it can (built at install, up to 62
+    colours).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)))
@@ -64,7 +61,7 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     (False, 0, 0)
     """
     if compiled and probing:
-        done = _compiled(ctx, deadline, board, cold_probing)
+        done = _compiled(ctx, deadline, board)
         if isinstance(done, Presolved):
             return done
         board = done  # the compiled code is unavailable: go on in Python from here
@@ -83,35 +80,18 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
     return _done(ctx, Presolved(board, by_line, board.known() - by_line))
 
 
-def _compiled(ctx: Context, deadline: Deadline, board: Board | None, cold_probing: bool = True
+def _compiled(ctx: Context, deadline: Deadline, board: Board | None
               ) -> Presolved | Board | None:
-    """Presolve in compiled code, or the board to go on from in Python when it cannot run.
-
-    Until the compiled code is loaded in this process, line logic runs in Python first: it
-    settles the easy puzzles, which then never pay for loading the compiled code (half a
-    second; on a new installation, compiling it); a small puzzle is probed in Python too
-    (:func:`satnono.logic.compiled.cold`), unless ``cold_probing`` is off. Once loaded
-    (``bench``, ``batch`` and ``serve`` load it before they fork), it does the line logic
-    too, several times faster.
-    """
+    """Presolve in the engine, or the board to go on from in Python where it cannot run
+    (not built, turned off, more colours than it takes)."""
     from . import compiled as fast
 
     if not fast.usable(ctx.puzzle):
         return board
-    by_line = -1
-    if not fast.loaded(ctx.puzzle):
-        cold = fast.cold(ctx.puzzle)
-        pre = presolve(ctx, probing=cold and cold_probing, deadline=deadline, board=board)
-        if pre.board is None or pre.board.solved() or cold:
-            return pre
-        board, by_line = pre.board, pre.by_line
-    if not fast.ready(ctx.puzzle):
-        return board
     dfs = fast.search_for(ctx.puzzle, board)
-    if by_line < 0:
-        with ctx.stats.timing("line"):
-            dfs.lines_only()
-        by_line = dfs.root_known()
+    with ctx.stats.timing("line"):
+        dfs.lines_only()
+    by_line = dfs.root_known()
     with ctx.stats.timing("probe"):
         dfs.root_only(deadline)
     root = dfs.root()

@@ -2,7 +2,7 @@
 
 Python swallows an exception raised where nothing can catch it — a weakref callback (the
 import system's module locks have one), a ``__del__``, a callback from C (LLVM's, while
-Numba compiles) — prints "Exception ignored ... Traceback" and carries on. A Ctrl-C that
+a compiled extension's) — prints "Exception ignored ... Traceback" and carries on. A Ctrl-C that
 lands there is lost and the user sees a traceback. And a Ctrl-C inside a class body's
 ``__set_name__`` (a dataclass being imported) comes out as a ``RuntimeError`` caused by it.
 

@@ -1,10 +1,13 @@
-"""The compiled logic (:mod:`.kernel`) for a puzzle: its arrays, a board in and out, and the
-search as a stream of solutions that stops at a budget of work.
+"""The engine compiled at install (:mod:`satnono.engine`) for a puzzle: its clues in the
+engine's arrays, a board in and out, and the search as a stream of solutions that stops at
+a budget of work; the exact counter.
 
 The search is cheap where logic nearly settles a puzzle and hopeless where the solutions
 are too many or the logic too weak; its budget is what hands those to a SAT solver. Every
 solution it gives is one of the puzzle's (a grid every line solver accepts), so the stage
-after it only needs to rule out what was already found (:class:`Search`).
+after it only needs to rule out what was already found (:class:`Search`). Where the engine
+was not built (no C compiler at install) or is turned off (:data:`DISABLE`), the Python
+logic does everything, slower, with the same answers.
 
 >>> from satnono.model.puzzle import Puzzle
 >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
@@ -16,24 +19,18 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-import time
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Union
 
 from ...model.grid import ROW
 from ...model.puzzle import Puzzle
-from ...model.solution import Solution
+from ...model.solution import Solution, transpose
 from ...runtime.deadline import NO_DEADLINE, Deadline
-from ...runtime.interrupt import heard, swallowed_interrupts
 from ..board import Board
 from ..context import Stats
-from .shared import count_work, masks, stream
-
-if TYPE_CHECKING:
-    from .colour import ColourSearch
-    from .engine_search import EngineColourSearch, EngineSearch
+from .shared import stream
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length, times one more than its machine words past 63 cells): a few
@@ -59,231 +56,61 @@ MEMORY = 64 << 20
 IMPLICATIONS = 1 << 22
 
 
-#: set (to anything but empty or 0) to run the Python logic instead of the compiled code,
-#: as when Numba is missing: slower, the same answers
+#: block colours the colour search takes (a cell's colours are one machine word)
+MAX_COLOURS = 62
+#: work between two looks at the clock in colour, in cells of the lines solved times one
+#: more than their blocks (the unit the colour budget was chosen in): a few milliseconds
+COLOUR_SLICE = 250_000
+#: set (to anything but empty or 0) to run the Python logic instead of the engine, as where
+#: it was not built: slower, the same answers
 DISABLE = "SATNONO_NO_COMPILED"
-#: seconds of loading after which the first load says that it is compiling
-NOTICE_AFTER = 1.5
-_loaded: dict[str, bool] = {}
-
-
-def usable(puzzle: Puzzle) -> bool:
-    """Black and white, or colour of up to :data:`.colour.MAX_COLOURS` block colours, and
-    the compiled code not turned off. Whether it loads is :func:`ready`'s to say, asked
-    only once line logic has not settled the puzzle, so that an easy puzzle never loads
-    (or, on a new installation, compiles) it."""
-    from .colour import fits
-
-    return (puzzle.palette.black_and_white or fits(puzzle)) and not _turned_off()
-
-
-def engine_built() -> bool:
-    """Whether the searches of the engine compiled at install (:mod:`satnono.engine`) are
-    here and not turned off: then a puzzle needs nothing loaded or compiled to search
-    (:mod:`.engine_search`)."""
-    if "engine" not in _loaded:
-        from .engine_search import built
-
-        _loaded["engine"] = not _turned_off() and built()
-    return _loaded["engine"]
-
-
-def ready(puzzle: Puzzle) -> bool:
-    """Whether the compiled code for ``puzzle`` (black and white, or colour) runs in this
-    process, loading it on the first call (:func:`available`)."""
-    if puzzle.palette.black_and_white or engine_built():
-        return engine_built() or available()
-    if "colour" not in _loaded:
-        # the colour code alone: a colour puzzle need not load the black-and-white search
-        # (about a quarter of a second of a fresh process)
-        _loaded["colour"] = _loaded.get("ok", True) and _load(_warm_colour)
-        if not _loaded["colour"]:  # what failed to load colour would fail black and white
-            _loaded["ok"] = False
-    return _loaded["colour"]
-
-
-AnySearch = Union["Search", "EngineSearch", "ColourSearch", "EngineColourSearch"]
-
-
-def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
-    """The compiled search for ``puzzle`` from ``board``: the engine's where it was built
-    (:class:`.engine_search.EngineSearch`, :class:`.engine_search.EngineColourSearch`), else
-    the Numba kernel's (:class:`Search`, :class:`.colour.ColourSearch`: its code loaded by
-    :func:`ready`)."""
-    if puzzle.palette.black_and_white:
-        if engine_built():
-            from .engine_search import EngineSearch
-
-            return EngineSearch(puzzle, board)
-        return Search(puzzle, board)
-    if engine_built():
-        from .engine_search import EngineColourSearch
-
-        return EngineColourSearch(puzzle, board)
-    from .colour import ColourSearch
-
-    return ColourSearch(puzzle, board)
-
-
-#: puzzles up to this many cells are left to the Python logic and the SAT solver in a
-#: process that has not loaded the compiled code yet (:func:`cold`): there, line logic in
-#: Python and a CNF (the sat backend's; other callers probe in Python as well) cost less
-#: than loading the compiled code (about 0.4 s: importing Numba and reading its cache)
-COLD_CELLS = 1024
-
-
-def cold(puzzle: Puzzle) -> bool:
-    """Whether this process should keep away from the compiled code for ``puzzle`` for now:
-    a small puzzle, the code usable but not loaded. A single ``satnono solve`` then costs
-    what its puzzle needs, not the load; the SAT backend still turns to the compiled
-    search if its CNF does not settle quickly (:data:`satnono.backends.sat.COLD_CNF`).
-    ``batch``, ``bench`` and ``serve`` load the code before they fork, so their puzzles
-    never take this path."""
-    return (puzzle.width * puzzle.height <= COLD_CELLS and not loaded(puzzle)
-            and usable(puzzle))
-
-
-def _turned_off() -> bool:
-    """:data:`DISABLE` is set."""
-    return os.environ.get(DISABLE, "") not in ("", "0")
+_built: dict[str, bool] = {}
 
 
 def available() -> bool:
-    """Whether the compiled code runs in this process, loading it on the first call.
+    """Whether the engine is here (built at install) and not turned off (:data:`DISABLE`).
+    The first time it is asked and the engine is missing without being turned off, one
+    line on stderr says that the Python logic stands in."""
+    if os.environ.get(DISABLE, "") not in ("", "0"):
+        return False
+    if "engine" not in _built:
+        from ...engine import part
 
-    Numba compiles the kernel the first time it runs on an installation (20-40 s; each later
-    process reads it from Numba's cache in about 0.3 s): past :data:`NOTICE_AFTER` seconds
-    one line on stderr says so. If Numba is missing or broken, or :data:`DISABLE` is set,
-    the Python logic stands in (one line on stderr says so when it was not asked for).
-    """
-    if "ok" not in _loaded:
-        _loaded["ok"] = _load(_warm)
-    return _loaded["ok"]
+        _built["engine"] = all(part(name) is not None
+                               for name in ("line", "search", "colour", "counter"))
+        if not _built["engine"]:
+            print("satnono: the compiled engine was not built at install (no C compiler?); "
+                  "using the Python logic instead (slower, the same answers)",
+                  file=sys.stderr, flush=True)
+    return _built["engine"]
+
+
+def usable(puzzle: Puzzle) -> bool:
+    """Black and white, or colour of up to :data:`MAX_COLOURS` block colours, and the
+    engine here."""
+    return (puzzle.palette.black_and_white or fits(puzzle)) and available()
+
+
+def fits(puzzle: Puzzle) -> bool:
+    """Whether the colour search takes ``puzzle``: colour, up to :data:`MAX_COLOURS` block
+    colours."""
+    return 2 < len(puzzle.palette.colours) <= MAX_COLOURS + 1
 
 
 def counting() -> bool:
-    """Whether the compiled counter (:mod:`.counter`) runs in this process, loading it (and
-    the search it is built on) on the first call, as :func:`available` does; a process
-    that only solves never loads it."""
-    if engine_built():
-        return True
-    if "count" not in _loaded:
-        _loaded["count"] = available() and _load(_warm_counter)
-    return _loaded["count"]
+    """Whether the engine's counter runs here (:func:`count_solutions`)."""
+    return available()
 
 
-def _load(warm_up: Any) -> bool:
-    if _turned_off():
-        return False
-    start = time.monotonic()
-    notice = threading.Timer(NOTICE_AFTER, lambda: print(
-        "satnono: compiling the search engine, once per installation (20-40 s; later runs "
-        "load it in under a second) ...", file=sys.stderr, flush=True))
-    notice.daemon = True
-    notice.start()
-    # a Ctrl-C that lands in one of LLVM's callbacks while Numba compiles is swallowed there
-    # (Python prints "Exception ignored ... Traceback" and the compile goes on): kept quiet,
-    # and raised again once the callback has returned, which stops the compile. Outside the
-    # main thread (no signals there), it is raised when the compile is over.
-    hook = sys.unraisablehook
-    try:
-        with swallowed_interrupts() as swallowed:
-            warm_up()
-    except KeyboardInterrupt:
-        _quiet_llvm_leftovers(hook)
-        raise
-    except Exception as exc:  # Numba missing, or failing to compile on this platform
-        notice.cancel()
-        if swallowed:  # the failure is what the Ctrl-C left of the compile
-            _quiet_llvm_leftovers(hook)
-            raise swallowed[0] from None
-        stop = heard()
-        if stop is not None:  # a Ctrl-C or SIGTERM that an extension's loader turned into
-            raise stop from None  # an error of its own ("ImportError: "): not a failure
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
-        print(f"satnono: the compiled search is unavailable ({why}); using the Python logic "
-              "instead (slower, the same answers)", file=sys.stderr, flush=True)
-        return False
-    finally:
-        notice.cancel()
-    if swallowed:
-        _quiet_llvm_leftovers(hook)
-        raise swallowed[0]
-    if time.monotonic() - start > NOTICE_AFTER:
-        print(f"satnono: compiled in {time.monotonic() - start:.0f} s; kept for later runs",
-              file=sys.stderr, flush=True)
-    return True
+AnySearch = Union["Search", "ColourSearch"]
 
 
-def _quiet_llvm_leftovers(hook: Any) -> None:
-    """After a Ctrl-C stopped a compile, keep quiet about llvmlite's half-built objects.
-
-    An interrupt that lands inside one of llvmlite's constructors leaves an object without
-    its handle; when it is collected (at exit, usually) its ``__del__`` fails with
-    ``AttributeError`` and Python prints "Exception ignored ... Traceback". The process is
-    stopping anyway, so those, and only those, are dropped; anything else still reaches the
-    hook that was there before.
-    """
-    def quiet(unraisable: Any) -> None:
-        where = getattr(type(unraisable.object), "__module__", "") or ""
-        name = getattr(unraisable.object, "__module__", "") or ""
-        if where.startswith("llvmlite") or name.startswith("llvmlite") or \
-                isinstance(unraisable.exc_value, KeyboardInterrupt):
-            return
-        hook(unraisable)
-
-    sys.unraisablehook = quiet
-
-
-def loaded(puzzle: Puzzle | None = None) -> bool:
-    """Whether this process has loaded the compiled code already (so using it costs
-    nothing more): for ``puzzle``'s kind (black and white, or colour) when given."""
-    if engine_built():
-        return True
-    if puzzle is not None and not puzzle.palette.black_and_white:
-        return _loaded.get("colour", False)
-    return _loaded.get("ok", False)
-
-
-def warm() -> None:
-    """Load the compiled code now, black and white and colour (:func:`available`,
-    :func:`ready`), so that a process that forks one child per puzzle does it once (the
-    engine built at install needs no loading: only the colour search is loaded then)."""
-    if not engine_built() and available():
-        ready(_colour_warm())
-
-
-def _warm() -> None:
-    """Call every entry point a search uses, since each loads (or compiles) on its first
-    call (about 10 ms each from the cache, in every forked child if not done before)."""
-    s = Search(Puzzle(rows=((1,),), columns=((1,),)))
-    s.lines_only()
-    for _ in s.solutions(limit=None):
-        pass
-    s.implications(Board(1, 1))  # else compiled at its first use, past a time limit
-
-
-def _colour_warm() -> Puzzle:
-    """A puzzle of two colours and one solution, for loading the colour search."""
-    from ...model.puzzle import BLACK_AND_WHITE, Colour, Palette
-
-    palette = Palette(BLACK_AND_WHITE.colours + (Colour("red", "r", "ff0000"),))
-    return Puzzle(rows=(((1, "black"), (1, "red")),), columns=(((1, "black"),), ((1, "red"),)),
-                  palette=palette)
-
-
-def _warm_colour() -> None:
-    """:func:`_warm` for the colour search."""
-    from .colour import ColourSearch
-
-    s = ColourSearch(_colour_warm())
-    s.lines_only()
-    for _ in s.solutions(limit=None):
-        pass
-
-
-def _warm_counter() -> None:
-    count_solutions(Puzzle(rows=((1,),), columns=((1,),)))
+def search_for(puzzle: Puzzle, board: Board | None = None) -> AnySearch:
+    """The engine's search for ``puzzle`` from ``board``: :class:`Search` in black and
+    white, :class:`ColourSearch` in colour."""
+    if puzzle.palette.black_and_white:
+        return Search(puzzle, board)
+    return ColourSearch(puzzle, board)
 
 
 @dataclass
@@ -308,67 +135,52 @@ PROBE_PARTS = 12
 
 def count_solutions(puzzle: Puzzle, board: Board | None = None) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
-    compiled counter (:mod:`.counter`: the search's probing, parts counted apart and
-    multiplied, parts met before remembered); black and white. It cannot be stopped but by
-    ending its process (:func:`satnono.analyze.counting.count_compiled` runs it in one).
+    engine's counter (:mod:`satnono.engine.counter`: the search's probing, parts counted
+    apart and multiplied, parts met before remembered); black and white. It cannot be
+    stopped but by ending its process (:func:`satnono.analyze.counting.count_compiled`
+    runs it in one).
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
     """
-    if engine_built():
-        from .engine_search import engine_count
+    from ...engine.counter import count
+    from ...engine.search import Engine
 
-        return engine_count(puzzle, board, COUNT_CACHE, PROBE_PARTS)
-    import numpy as np
+    clues, starts, counts = _lines(puzzle)
+    fresh = Engine(puzzle.height, puzzle.width, clues, starts, counts, 1, 0)
+    if board is not None:
+        fresh.set_root(grid_of(board))
+    n, hits = count(fresh, COUNT_CACHE, PROBE_PARTS)
+    return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
 
-    from . import counter, kernel
 
-    s = Search(puzzle, board)
-    work = np.zeros(counter.HITS + 1, np.int64)
-    n = counter.count(s.stack[0], s.height, s.width, s.clues, s.starts, s.counts, work,
-                      s.tmp, COUNT_CACHE, PROBE_PARTS)
-    return Counted(int(n) if n >= 0 else None, int(work[kernel.NODES]),
-                   int(work[counter.HITS]))
+def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
+    """Every line's block lengths in one list, rows first, each line's start in it and its
+    number of blocks: the engine's clues."""
+    lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
+    counts = [len(c) for c in lines]
+    starts = [0] * len(lines)
+    for i in range(1, len(lines)):
+        starts[i] = starts[i - 1] + counts[i - 1]
+    return [x for c in lines for x in c] or [0], starts, counts
 
 
 class Search:
-    """One puzzle's compiled search: the root is the given board (or an open one),
-    propagated and probed to a fixpoint when the search starts."""
+    """One black-and-white puzzle's search (:mod:`satnono.engine.search`): the root is the
+    given board (or an open one), propagated and probed to a fixpoint when the search
+    starts."""
 
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        import numpy as np
+        from ...engine.search import Engine
 
-        from . import kernel
-
-        self.kernel = kernel
         self.height, self.width = puzzle.height, puzzle.width
-        lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
-        self.counts = np.array([len(c) for c in lines], np.int64)
-        self.starts = np.zeros(len(lines), np.int64)
-        self.starts[1:] = np.cumsum(self.counts)[:-1]
-        self.clues = np.array([x for c in lines for x in c] or [0], np.int64)
+        clues, starts, counts = _lines(puzzle)
+        self._puzzle_arrays = (clues, starts, counts)  # what a fresh engine is made of
         cells = self.height * self.width
-        self.queue = np.zeros(len(lines), np.int64)
-        self.queued = np.ones(len(lines), np.bool_)
-        self.work = np.zeros(5, np.int64)
-        self.score = np.zeros(cells, np.int64)
-        self.solution = np.zeros(cells, np.uint8)
-        levels = min(cells + 1, LEVELS)
-        self.stack = np.full((levels, cells), kernel.OPEN, np.uint8)
-        self.branch = np.zeros(levels, np.int64)
-        self.other = np.zeros(levels, np.uint8)
-        self.state = np.array([0, 1, 0, 0, 0, 0, 0, 0x2545F4914F6CDD1D], np.int64)
-        words = (len(lines) + 63) // 64
-        self.memo = (np.zeros(cells, np.int64), np.zeros((cells, words), np.uint64),
-                     np.zeros(len(lines), np.int64), np.ones(1, np.int64))
-        self.tmp = kernel.scratch(self.height, self.width, self.counts)
-        # what probing remembers at each level, for as many levels as MEMORY allows
-        self.keep = max(0, MEMORY // (8 * (cells * (2 + words) + len(lines))))
-        kept = min(levels, self.keep)
-        self.saved = (np.zeros((kept, cells), np.int64), np.zeros((kept, cells, words), np.uint64),
-                      np.zeros((kept, len(lines)), np.int64), np.zeros((kept, cells), np.int64))
+        self.engine = Engine(self.height, self.width, clues, starts, counts,
+                             min(cells + 1, LEVELS), MEMORY)
         if board is not None:
-            self.stack[0] = _grid(board)
+            self.engine.set_root(grid_of(board))
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
@@ -377,147 +189,270 @@ class Search:
     @property
     def lines(self) -> int:
         """Line solves so far."""
-        return int(self.work[self.kernel.LINES])
+        return int(self.engine.lines)
 
     @property
     def cost(self) -> int:
         """Work so far, in cells of the lines solved (times one more than their machine
         words past 63 cells): the unit of slices and budgets."""
-        return int(self.work[self.kernel.COST])
+        return int(self.engine.cost)
 
     def solutions(self, limit: int | None, budget: int | None = None,
                   deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
-        """Each solution in turn, up to ``limit`` in all; stops early (``done`` False) when
-        ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between slices.
-        Looking for one or two solutions the search restarts (:data:`RESTARTS`); looking for
-        more it goes through the tree once, since every restart would find the same ones
-        first again."""
-        self.state[self.kernel.RESTART] = (RESTARTS if limit is not None and limit <= 2
-                                           else 0)
+        """Each solution in turn, up to ``limit`` in all, as :meth:`.Search.solutions`."""
+        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
         return stream(self, limit, budget, deadline, SLICE)
-
-    def _grow(self) -> None:
-        """Twice the levels (the search never needs more than one per cell)."""
-        import numpy as np
-
-        def more(a: Any) -> Any:
-            out = np.zeros((2 * len(a),) + a.shape[1:], a.dtype)
-            out[:len(a)] = a
-            return out
-
-        self.stack, self.branch, self.other = (more(self.stack), more(self.branch),
-                                               more(self.other))
-        if len(self.saved[self.kernel.PROBED_AT]) < self.keep:
-            self.saved = tuple(more(a)[:self.keep] for a in self.saved)
 
     def levels(self) -> int:
         """How many levels the stack has room for now."""
-        return len(self.stack)
+        return int(self.engine.levels)
 
     def lines_only(self) -> None:
-        """Line logic at the root, before any probing (what the stages' times call "line"
-        rather than "probe"); a contradiction ends the search."""
-        k = self.kernel
-        if self.state[k.LEVEL] != 0 or self.state[k.PHASE] != 1 or self.work[k.ROOT]:
+        """Line logic at the root, before any probing; a contradiction ends the search."""
+        e = self.engine
+        if e.level != 0 or e.phase != 1 or e.root:
             return
-        if not k.settle_lines(self.stack[0], self.height, self.width, self.clues, self.starts,
-                              self.counts, self.queue, self.queued, self.work, self.tmp):
-            self.work[k.ROOT] = 2
+        if not e.settle_lines():
+            e.root = 2
             self.done = True
 
     def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
-        """Propagate and probe the root, in slices with the clock looked at between them
-        (the slice that ends the root may go on a little below it; a solution found so is
-        kept for :meth:`solutions`)."""
-        while not self.work[self.kernel.ROOT] and not self.done and self.pending is None:
+        """Propagate and probe the root, in slices with the clock looked at between them."""
+        while not self.engine.root and not self.done and self.pending is None:
             deadline.check()
             self._step(self.cost + SLICE)
 
     def _step(self, end: int) -> None:
-        k = self.kernel
-        while True:
-            status = k.search(self.stack, self.branch, self.other, self.state, self.height,
-                              self.width, self.clues, self.starts, self.counts, self.queue,
-                              self.queued, self.work, self.score, self.solution, end,
-                              self.memo, self.saved, self.tmp)
-            if status != k.GROW:
-                break
-            self._grow()
-        if status == k.FOUND:
-            key = self.solution.tobytes()
+        e = self.engine
+        status = e.search(end)
+        if status == FOUND:
+            key = e.solution_grid
             if key not in self.seen:  # a run after a restart may meet it again
                 self.seen.add(key)
-                self.pending = _solution(self.solution, self.width, self.height)
-            if self.state[k.LEVEL] < 0:
+                self.pending = solution_of(key, self.width)
+            if e.level < 0:
                 self.done = True
-        elif status == k.DONE:
+        elif status == DONE:
             self.done = True
 
     def root(self) -> Board | None:
-        """The root's board after propagation and probing (None: the clues contradict);
-        what a SAT solver starts from when the search hands over."""
-        if self.work[self.kernel.ROOT] == 2:
+        """The root's board after propagation and probing (None: the clues contradict)."""
+        if self.engine.root == 2:
             return None
-        return _board(self.stack[0], self.width, self.height)
+        return board_of(self.engine.root_grid, self.width, self.height)
 
     def root_known(self) -> int:
-        """Cells the root has decided (0 after a contradiction, where :meth:`root` is
-        None): what its board would count, without building the board."""
-        k = self.kernel
-        if self.work[k.ROOT] == 2:
+        """Cells the root has decided (0 after a contradiction)."""
+        if self.engine.root == 2:
             return 0
-        g = self.stack[0]
-        return int(((g == k.EMPTY) | (g == k.FILLED)).sum())
+        return self.cells_open_in(self.engine.root_grid)
+
+    @staticmethod
+    def cells_open_in(grid: bytes) -> int:
+        return len(grid) - grid.count(OPEN)
 
     def count_into(self, stats: Stats) -> None:
-        count_work(self.work, stats)
+        e = self.engine
+        stats.line_solves += int(e.lines)
+        stats.nodes += int(e.nodes)
+        stats.max_depth = max(stats.max_depth, int(e.depth))
 
-    def implications(self, board: Board, limit: int = IMPLICATIONS) -> Any:
-        """What probing ``board``'s open cells implies (:func:`.kernel.implications`): an
-        array of rows (a, b), "literal a implies literal b", a literal being 2 × cell + 1
-        for filled and 2 × cell for empty (cells row by row), b = -1 where a contradicts;
-        at most ``limit`` rows. Every solution satisfies them, so they may be added to a
-        CNF of ``board`` as binary clauses; its own search is not touched.
+    def implications(self, board: Board, limit: int = IMPLICATIONS) -> list[tuple[int, int]]:
+        """What probing ``board``'s open cells implies: pairs (a, b), "literal a implies
+        literal b", a literal being 2 × cell + 1 for filled and 2 × cell for empty (cells
+        row by row), b = -1 where a contradicts; at most ``limit`` pairs. Every solution
+        satisfies them, so they may be added to a CNF of ``board`` as binary clauses
+        (nonosolve's "probe clauses"); its own search is not touched.
 
         >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
-        >>> sorted(s.implications(Board(2, 2)).tolist())[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
-        [[0, 3], [0, 5]]
+        >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
+        [(0, 3), (0, 5)]
         """
-        import numpy as np
+        from ...engine.search import Engine
 
-        k = self.kernel
-        out = np.empty((limit, 2), np.int64)
-        lines = len(self.counts)
-        n = k.implications(_grid(board), self.height, self.width, self.clues, self.starts,
-                           self.counts, np.zeros(lines, np.int64), np.zeros(lines, np.bool_),
-                           np.zeros(len(self.work), np.int64),
-                           k.scratch(self.height, self.width, self.counts), out)
-        return out[:n]
+        fresh = Engine(self.height, self.width, *self._puzzle_arrays, 1, 0)
+        flat = array("q", fresh.implications(grid_of(board), limit))
+        return list(zip(flat[::2], flat[1::2]))
 
 
-def _grid(board: Board) -> Any:
-    import numpy as np
+#: the engine's values of a cell, and what its searches return
+EMPTY, FILLED, OPEN = 1, 2, 3
+FOUND, DONE = 1, 2
 
+#: a grid's bytes as text digits: a cell filled in some solution ("may be filled": 2, 3)
+_FILLABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0011")
+_EMPTIABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0101")
+_FILLED = bytes.maketrans(b"\x00\x01\x02\x03", b"0010")
+
+
+def grid_of(board: Board) -> bytes:
+    """The engine's grid of ``board``: a byte a cell, row by row, 1 "may be empty" + 2
+    "may be filled"."""
     may = board.may[ROW]
-    g = np.empty(board.height * board.width, np.uint8)
+    w = board.width
+    out = bytearray()
     for r in range(board.height):
-        e, f = may[0][r], may[1][r]
-        for c in range(board.width):
-            g[r * board.width + c] = (e >> c & 1) | (f >> c & 1) << 1
-    return g
+        e = format(may[0][r], f"0{w}b")[::-1] if w else ""
+        f = format(may[1][r], f"0{w}b")[::-1] if w else ""
+        out += bytes(int(a) + 2 * int(b) for a, b in zip(e, f))
+    return bytes(out)
 
 
-def _board(g: Any, width: int, height: int) -> Board | None:
-    grid = g.reshape(height, width)
-    if not grid.all():
+def _rows(grid: bytes, width: int, table: bytes) -> list[int]:
+    """Each row of ``grid`` as a mask of the cells ``table`` marks '1'."""
+    text = grid.translate(table)
+    return [int(text[i:i + width][::-1], 2) for i in range(0, len(text), width)]
+
+
+def solution_of(grid: bytes, width: int) -> Solution:
+    """The solution a solved grid is."""
+    return Solution(width, tuple(_rows(grid, width, _FILLED)))
+
+
+def board_of(grid: bytes, width: int, height: int) -> Board | None:
+    """The board of a grid (None where a cell can be neither: a contradiction)."""
+    if 0 in grid:
         return None
     b = Board(width, height)
-    for colour, bit in ((0, 1), (1, 2)):
-        layer = (grid & bit) != 0
-        b.may[ROW][colour][:] = masks(layer)
-        b.may[ROW.other][colour][:] = masks(layer.T)
+    for value, table in ((0, _EMPTIABLE), (1, _FILLABLE)):
+        rows = _rows(grid, width, table)
+        b.may[ROW][value][:] = rows
+        b.may[ROW.other][value][:] = transpose(rows, width)
     return b
 
 
-def _solution(g: Any, width: int, height: int) -> Solution:
-    return Solution(width, tuple(masks(g.reshape(height, width) == 2)))
+class ColourSearch:
+    """One colour puzzle's search (:mod:`satnono.engine.colour`): the root is the given
+    board (or an open one), propagated and probed to a fixpoint when the search starts."""
+
+    def __init__(self, puzzle: Puzzle, board: Board | None = None):
+        from ...engine.colour import ColourEngine
+
+
+        palette = puzzle.palette
+        self.colours = len(palette.colours) - 1
+        self.height, self.width = puzzle.height, puzzle.width
+        blocks = [[(b.length, palette.index(b.colour)) for b in clue]
+                  for clue in puzzle.rows + puzzle.columns]
+        counts = [len(c) for c in blocks]
+        starts = [0] * len(blocks)
+        for i in range(1, len(blocks)):
+            starts[i] = starts[i - 1] + counts[i - 1]
+        flat = [b for c in blocks for b in c] or [(0, 1)]
+        cells = self.height * self.width
+        self.engine = ColourEngine(self.height, self.width, self.colours,
+                                   [b[0] for b in flat], [b[1] for b in flat], starts, counts,
+                                   min(cells + 1, LEVELS))
+        if board is not None:
+            self.engine.set_root(colour_grid_of(board))
+        self.done = False
+        self.given = 0
+        self.pending: Solution | None = None
+
+    @property
+    def lines(self) -> int:
+        """Line solves so far."""
+        return int(self.engine.lines)
+
+    @property
+    def cost(self) -> int:
+        """Work so far, in cells of the lines solved times one more than their blocks."""
+        return int(self.engine.cost)
+
+    def solutions(self, limit: int | None, budget: int | None = None,
+                  deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
+        """Each solution in turn, as :meth:`.colour.ColourSearch.solutions`."""
+        return stream(self, limit, budget, deadline, COLOUR_SLICE)
+
+    def _step(self, end: int) -> None:
+        status = self.engine.search(end)
+        if status == FOUND:
+            self.pending = colour_solution_of(self.engine.solution_grid, self.width,
+                                              self.colours)
+        elif status == DONE:
+            self.done = True
+
+    def levels(self) -> int:
+        """How many levels the stack has room for now."""
+        return int(self.engine.levels)
+
+    def lines_only(self) -> None:
+        """Line logic at the root, before any probing; a contradiction ends the search."""
+        e = self.engine
+        if e.level != 0 or e.phase != 1 or e.root:
+            return
+        if not e.settle_lines():
+            e.root = 2
+            self.done = True
+
+    def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
+        """Propagate and probe the root, in slices with the clock looked at between them."""
+        while not self.engine.root and not self.done and self.pending is None:
+            deadline.check()
+            self._step(self.cost + COLOUR_SLICE)
+
+    def root(self) -> Board | None:
+        """The root's board after propagation and probing (None: the clues contradict)."""
+        if self.engine.root == 2:
+            return None
+        return colour_board_of(self.engine.root_grid, self.width, self.height, self.colours)
+
+    def root_known(self) -> int:
+        """Cells the root has decided (0 after a contradiction)."""
+        if self.engine.root == 2:
+            return 0
+        return sum(1 for m in self.engine.root_grid if m & (m - 1) == 0)
+
+    def count_into(self, stats: Stats) -> None:
+        e = self.engine
+        stats.line_solves += int(e.lines)
+        stats.nodes += int(e.nodes)
+        stats.max_depth = max(stats.max_depth, int(e.depth))
+
+
+def colour_grid_of(board: Board) -> list[int]:
+    """The engine's colour grid of ``board``: a cell's colours as bits, row by row."""
+    w = board.width
+    g = [0] * (board.height * w)
+    for colour, layer in enumerate(board.may[ROW]):
+        bit = 1 << colour
+        for r, mask in enumerate(layer):
+            while mask:
+                low = mask & -mask
+                g[r * w + low.bit_length() - 1] |= bit
+                mask ^= low
+    return g
+
+
+def colour_board_of(grid: list[int], width: int, height: int, colours: int) -> Board | None:
+    """The board of a colour grid (None where a cell can take no colour)."""
+    if 0 in grid:
+        return None
+    b = Board(width, height, colours)
+    for colour in range(colours + 1):
+        rows = _layer(grid, width, 1 << colour)
+        b.may[ROW][colour][:] = rows
+        b.may[ROW.other][colour][:] = transpose(rows, width)
+    return b
+
+
+def _layer(grid: list[int], width: int, bit: int) -> list[int]:
+    """Each row's mask of the cells whose colours include ``bit``."""
+    out = []
+    for start in range(0, len(grid), width):
+        mask = 0
+        for c, m in enumerate(grid[start:start + width]):
+            if m & bit:
+                mask |= 1 << c
+        out.append(mask)
+    return out
+
+
+def colour_solution_of(grid: list[int], width: int, colours: int) -> Solution:
+    """The solution a solved colour grid is: a layer per block colour."""
+    layers = []
+    for colour in range(1, colours + 1):
+        bit = 1 << colour
+        layers.append(tuple(sum(1 << c for c, m in enumerate(grid[s:s + width]) if m == bit)
+                            for s in range(0, len(grid), width)))
+    return Solution(width, layers[0], tuple(layers[1:]))
