@@ -37,10 +37,14 @@ NOT_INCREMENTAL = ("kissat",)
 
 
 def check_solver(name: str, enumerating: bool) -> None:
-    """``name`` is a pysat solver, and an incremental one when it is to ``enumerate``."""
-    from pysat.solvers import SolverNames
+    """``name`` is a pysat solver, and an incremental one when it is to ``enumerate``
+    (the default is taken as it is: pysat's solvers load only when a CNF is solved)."""
+    if name != DEFAULT_SOLVER:
+        from pysat.solvers import SolverNames
 
-    known = [n for n in vars(SolverNames) if not n.startswith("_")]
+        known = [n for n in vars(SolverNames) if not n.startswith("_")]
+    else:
+        known = [name]
     if name not in known:
         raise UnsupportedSolver(f"unknown SAT solver {name!r} (pysat offers: "
                                 + ", ".join(sorted(known)) + ")")

@@ -12,9 +12,8 @@ the parent merges what they found, and passes repeat until none finds anything.
 
 from __future__ import annotations
 
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from operator import or_
+from typing import TYPE_CHECKING
 
 from ..errors import SearchTimeout, SolverFailed
 from ..model.grid import COLUMN, ROW, Cell, Line
@@ -23,6 +22,10 @@ from .board import Board
 from .context import Context
 from .events import Agreed, Refuted
 from .propagate import propagate
+
+if TYPE_CHECKING:  # multiprocessing is imported when probing forks, not before
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: fewer unknown cells than this are probed in one process: starting another costs more
 PARALLEL_MIN_UNKNOWN = 300

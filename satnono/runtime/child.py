@@ -12,12 +12,14 @@ import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ChildDied, SearchTimeout, SolverFailed
 from .deadline import Deadline
+
+if TYPE_CHECKING:  # multiprocessing is imported when a child is started, not before
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 _END = "__end__"
 
