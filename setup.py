@@ -20,7 +20,10 @@ NOTICE = ("satnono: the compiled engine was not built ({why}); satnono will run 
 
 
 class OptionalBuildExt(build_ext):
-    """Build the engine when it can be; never fail the install over it."""
+    """Build the engine when it can be; never fail the install over it (and say so once:
+    its modules come as a whole or not at all)."""
+
+    failed = False
 
     def build_extensions(self) -> None:
         if self.compiler.compiler_type == "unix":
@@ -34,13 +37,20 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # no compiler, or no Python headers
-            print(NOTICE.format(why=_why(exc)), file=sys.stderr)
+            self._failed(exc)
 
     def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
+        if self.failed:
+            return
         try:
             super().build_extension(ext)
         except Exception as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: Exception) -> None:
+        if not self.failed:
             print(NOTICE.format(why=_why(exc)), file=sys.stderr)
+        self.failed = True
 
 
 def _why(exc: Exception) -> str:
