@@ -32,13 +32,13 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
               workers: int = 1) -> Iterator[Solution]:
     """CP-SAT on the lines that propagation left open (the plain baseline: on every
     line, when ``start`` is the open board)."""
-    from ortools.sat.python import cp_model  # noqa: F401  # once here, not in every child
-
     from ..runtime.child import stream
 
     # in a child: CP-SAT's time limit is loose (its presolve of hundreds of automata runs
     # seconds past it) and it stops late when asked to, so only a process that can be
-    # killed keeps a time limit or Ctrl-C to the second
+    # killed keeps a time limit or Ctrl-C to the second. OR-Tools is imported there too
+    # (half a second that no signal interrupts, which ran past a time limit here); batch,
+    # bench and serve import it once before they fork (Backend.warm)
     return stream(automata, (ctx.puzzle, start.board, deadline, limit, workers), deadline,
                   what="CP-SAT solver", always=True)
 
