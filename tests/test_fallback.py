@@ -36,7 +36,7 @@ def _cli(*args: str, blocked: bool = True, cwd: Path = ROOT) -> subprocess.Compl
 
 
 def _notes(stderr: str) -> list[str]:
-    return [ln for ln in stderr.splitlines() if "engine was not built" in ln]
+    return [ln for ln in stderr.splitlines() if "using the Python logic instead" in ln]
 
 
 def test_solve_without_the_engine_answers_the_same_and_says_so_once(tmp_path):

@@ -79,10 +79,21 @@ def available() -> bool:
         _built["engine"] = all(part(name) is not None
                                for name in ("line", "search", "colour", "counter"))
         if not _built["engine"]:
-            print("satnono: the compiled engine was not built at install (no C compiler?); "
-                  "using the Python logic instead (slower, the same answers)",
-                  file=sys.stderr, flush=True)
+            print(f"satnono: {_why_no_engine()}; using the Python logic instead (slower, the "
+                  "same answers)", file=sys.stderr, flush=True)
     return _built["engine"]
+
+
+def _why_no_engine() -> str:
+    """Why the engine's modules are missing: not built at install, or a source tree (where
+    they are built only by ``pip install -e .``) imported in place of the installed copy."""
+    from ... import engine
+
+    if os.path.exists(os.path.join(os.path.dirname(engine.__file__), "search.pyx")):
+        return ("the compiled engine is not built in this source tree "
+                f"({os.path.dirname(os.path.dirname(engine.__file__))}: 'pip install -e .' "
+                "builds it there, or run from another folder)")
+    return "the compiled engine was not built at install (no C compiler?)"
 
 
 def usable(puzzle: Puzzle) -> bool:
