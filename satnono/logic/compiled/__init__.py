@@ -22,7 +22,7 @@ import sys
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 from ...model.grid import ROW
 from ...model.puzzle import Puzzle
@@ -30,7 +30,6 @@ from ...model.solution import Solution, transpose
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from ..board import Board
 from ..context import Stats
-from .shared import stream
 
 #: work between two looks at the clock, in cells of the lines solved (a line solve costs
 #: about its length, times one more than its machine words past 63 cells): a few
@@ -170,32 +169,31 @@ def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
     number of blocks: the engine's clues."""
     lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
     counts = [len(c) for c in lines]
-    starts = [0] * len(lines)
-    for i in range(1, len(lines)):
+    return [x for c in lines for x in c] or [0], _starts(counts), counts
+
+
+def _starts(counts: list[int]) -> list[int]:
+    """Where each line's blocks start in the flat array of all of them."""
+    starts = [0] * len(counts)
+    for i in range(1, len(counts)):
         starts[i] = starts[i - 1] + counts[i - 1]
-    return [x for c in lines for x in c] or [0], starts, counts
+    return starts
 
 
-class Search:
-    """One black-and-white puzzle's search (:mod:`satnono.engine.search`): the root is the
-    given board (or an open one), propagated and probed to a fixpoint when the search
-    starts."""
+class _Searching:
+    """What both searches are on the Python side: an engine (black and white or colour)
+    stepped slice by slice, its counters, its root's line logic and probing. A subclass
+    makes ``engine``, reads its solutions (``_step``) and its root (``root``)."""
 
-    def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        from ...engine.search import Engine
+    engine: Any
+    #: work between two looks at the clock
+    slice_ = SLICE
 
+    def __init__(self, puzzle: Puzzle) -> None:
         self.height, self.width = puzzle.height, puzzle.width
-        clues, starts, counts = _lines(puzzle)
-        self._puzzle_arrays = (clues, starts, counts)  # what a fresh engine is made of
-        cells = self.height * self.width
-        self.engine = Engine(self.height, self.width, clues, starts, counts,
-                             min(cells + 1, LEVELS), MEMORY)
-        if board is not None:
-            self.engine.set_root(grid_of(board))
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
-        self.seen: set[bytes] = set()
 
     @property
     def lines(self) -> int:
@@ -204,15 +202,36 @@ class Search:
 
     @property
     def cost(self) -> int:
-        """Work so far, in cells of the lines solved (times one more than their machine
-        words past 63 cells): the unit of slices and budgets."""
+        """Work so far, the unit of slices and budgets (each engine says what it counts)."""
         return int(self.engine.cost)
+
+    def restarts(self, limit: int | None) -> None:
+        """Set up the search's restarts for ``limit`` solutions (none by default)."""
 
     def solutions(self, limit: int | None, budget: int | None = None,
                   deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
-        """Each solution in turn, up to ``limit`` in all, as :meth:`.Search.solutions`."""
-        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
-        return stream(self, limit, budget, deadline, SLICE)
+        """Each solution in turn, up to ``limit`` in all; stops early (``done`` False) when
+        ``budget`` work (:attr:`cost`) has been spent. The clock is looked at between
+        slices."""
+        self.restarts(limit)
+        return self._stream(limit, budget, deadline)
+
+    def _stream(self, limit: int | None, budget: int | None, deadline: Deadline
+                ) -> Iterator[Solution]:
+        """The solutions in turn, up to ``limit`` given in all, the work spent
+        :attr:`slice_` at a time with the clock looked at between slices, until
+        ``budget``."""
+        while limit is None or self.given < limit:
+            if self.pending is not None:
+                sol, self.pending = self.pending, None
+                self.given += 1
+                yield sol
+                continue
+            if self.done or (budget is not None and self.cost >= budget):
+                return
+            deadline.check()
+            end = self.cost + self.slice_
+            self._step(end if budget is None else min(end, budget))
 
     def levels(self) -> int:
         """How many levels the stack has room for now."""
@@ -228,10 +247,45 @@ class Search:
             self.done = True
 
     def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
-        """Propagate and probe the root, in slices with the clock looked at between them."""
+        """Propagate and probe the root, in slices with the clock looked at between them
+        (a solution found on the way is kept for :meth:`solutions`)."""
         while not self.engine.root and not self.done and self.pending is None:
             deadline.check()
-            self._step(self.cost + SLICE)
+            self._step(self.cost + self.slice_)
+
+    def _step(self, end: int) -> None:
+        raise NotImplementedError
+
+    def count_into(self, stats: Stats) -> None:
+        e = self.engine
+        stats.line_solves += int(e.lines)
+        stats.nodes += int(e.nodes)
+        stats.max_depth = max(stats.max_depth, int(e.depth))
+
+
+class Search(_Searching):
+    """One black-and-white puzzle's search (:mod:`satnono.engine.search`): the root is the
+    given board (or an open one), propagated and probed to a fixpoint when the search
+    starts; looking for one or two solutions it restarts (:data:`RESTARTS`), looking for
+    more it goes through the tree once, since every restart would find the same ones first
+    again. Its cost counts cells of the lines solved, times one more than their machine
+    words past 63 cells."""
+
+    def __init__(self, puzzle: Puzzle, board: Board | None = None):
+        from ...engine.search import Engine
+
+        super().__init__(puzzle)
+        clues, starts, counts = _lines(puzzle)
+        self._puzzle_arrays = (clues, starts, counts)  # what a fresh engine is made of
+        cells = self.height * self.width
+        self.engine = Engine(self.height, self.width, clues, starts, counts,
+                             min(cells + 1, LEVELS), MEMORY)
+        if board is not None:
+            self.engine.set_root(grid_of(board))
+        self.seen: set[bytes] = set()
+
+    def restarts(self, limit: int | None) -> None:
+        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
 
     def _step(self, end: int) -> None:
         e = self.engine
@@ -256,17 +310,8 @@ class Search:
         """Cells the root has decided (0 after a contradiction)."""
         if self.engine.root == 2:
             return 0
-        return self.cells_open_in(self.engine.root_grid)
-
-    @staticmethod
-    def cells_open_in(grid: bytes) -> int:
+        grid: bytes = self.engine.root_grid
         return len(grid) - grid.count(OPEN)
-
-    def count_into(self, stats: Stats) -> None:
-        e = self.engine
-        stats.line_solves += int(e.lines)
-        stats.nodes += int(e.nodes)
-        stats.max_depth = max(stats.max_depth, int(e.depth))
 
     def implications(self, board: Board, limit: int = IMPLICATIONS) -> list[tuple[int, int]]:
         """What probing ``board``'s open cells implies: pairs (a, b), "literal a implies
@@ -332,48 +377,29 @@ def board_of(grid: bytes, width: int, height: int) -> Board | None:
     return b
 
 
-class ColourSearch:
+class ColourSearch(_Searching):
     """One colour puzzle's search (:mod:`satnono.engine.colour`): the root is the given
-    board (or an open one), propagated and probed to a fixpoint when the search starts."""
+    board (or an open one), propagated and probed to a fixpoint when the search starts. Its
+    cost counts cells of the lines solved times one more than their blocks."""
+
+    slice_ = COLOUR_SLICE
 
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
         from ...engine.colour import ColourEngine
 
-
+        super().__init__(puzzle)
         palette = puzzle.palette
         self.colours = len(palette.colours) - 1
-        self.height, self.width = puzzle.height, puzzle.width
         blocks = [[(b.length, palette.index(b.colour)) for b in clue]
                   for clue in puzzle.rows + puzzle.columns]
         counts = [len(c) for c in blocks]
-        starts = [0] * len(blocks)
-        for i in range(1, len(blocks)):
-            starts[i] = starts[i - 1] + counts[i - 1]
         flat = [b for c in blocks for b in c] or [(0, 1)]
         cells = self.height * self.width
         self.engine = ColourEngine(self.height, self.width, self.colours,
-                                   [b[0] for b in flat], [b[1] for b in flat], starts, counts,
-                                   min(cells + 1, LEVELS))
+                                   [b[0] for b in flat], [b[1] for b in flat],
+                                   _starts(counts), counts, min(cells + 1, LEVELS))
         if board is not None:
             self.engine.set_root(colour_grid_of(board))
-        self.done = False
-        self.given = 0
-        self.pending: Solution | None = None
-
-    @property
-    def lines(self) -> int:
-        """Line solves so far."""
-        return int(self.engine.lines)
-
-    @property
-    def cost(self) -> int:
-        """Work so far, in cells of the lines solved times one more than their blocks."""
-        return int(self.engine.cost)
-
-    def solutions(self, limit: int | None, budget: int | None = None,
-                  deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
-        """Each solution in turn, as :meth:`.colour.ColourSearch.solutions`."""
-        return stream(self, limit, budget, deadline, COLOUR_SLICE)
 
     def _step(self, end: int) -> None:
         status = self.engine.search(end)
@@ -382,25 +408,6 @@ class ColourSearch:
                                               self.colours)
         elif status == DONE:
             self.done = True
-
-    def levels(self) -> int:
-        """How many levels the stack has room for now."""
-        return int(self.engine.levels)
-
-    def lines_only(self) -> None:
-        """Line logic at the root, before any probing; a contradiction ends the search."""
-        e = self.engine
-        if e.level != 0 or e.phase != 1 or e.root:
-            return
-        if not e.settle_lines():
-            e.root = 2
-            self.done = True
-
-    def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
-        """Propagate and probe the root, in slices with the clock looked at between them."""
-        while not self.engine.root and not self.done and self.pending is None:
-            deadline.check()
-            self._step(self.cost + COLOUR_SLICE)
 
     def root(self) -> Board | None:
         """The root's board after propagation and probing (None: the clues contradict)."""
@@ -413,12 +420,6 @@ class ColourSearch:
         if self.engine.root == 2:
             return 0
         return sum(1 for m in self.engine.root_grid if m & (m - 1) == 0)
-
-    def count_into(self, stats: Stats) -> None:
-        e = self.engine
-        stats.line_solves += int(e.lines)
-        stats.nodes += int(e.nodes)
-        stats.max_depth = max(stats.max_depth, int(e.depth))
 
 
 def colour_grid_of(board: Board) -> list[int]:
