@@ -18,8 +18,10 @@ same nodes and solves the same lines as the Numba kernel it replaced (benchmarks
 """
 
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
+
+from .memory cimport _alloc, _grown
 
 from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
                      _smear_w, _windows, _windows_w)
@@ -43,20 +45,6 @@ DONE = 2
 SLICE = 3
 
 
-cdef void* _alloc(Py_ssize_t count, Py_ssize_t size) except NULL:
-    cdef void* p = calloc(max(count, 1), size)
-    if p == NULL:
-        raise MemoryError()
-    return p
-
-
-cdef void* _grown(void* old, Py_ssize_t had, Py_ssize_t count, Py_ssize_t size) except NULL:
-    cdef void* p = realloc(old, max(count, 1) * size)
-    if p == NULL:
-        raise MemoryError()
-    if count > had:
-        memset(<char*>p + had * size, 0, (count - had) * size)
-    return p
 
 
 cdef class ColourEngine:

@@ -18,6 +18,8 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
+from .memory cimport _alloc
+
 from .search cimport Engine
 
 cdef enum:
@@ -444,12 +446,6 @@ cdef class _Counter:
             self.e.score = score
             free(block)
 
-
-cdef void* _alloc(Py_ssize_t count, Py_ssize_t size) except NULL:
-    cdef void* p = calloc(max(count, 1), size)
-    if p == NULL:
-        raise MemoryError()
-    return p
 
 
 cdef inline void _mix(uint64_t* a, uint64_t* b, uint64_t x) noexcept nogil:

@@ -21,8 +21,10 @@ field of :class:`Engine`.
 
 cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
+
+from .memory cimport _alloc, _grown
 
 from .line cimport narrow64, narrow_wide
 from .words cimport _lowest
@@ -47,22 +49,6 @@ cdef double NOISE = 0.5
 cdef uint64_t ONE = 1
 
 
-cdef void* _alloc(Py_ssize_t count, Py_ssize_t size) except NULL:
-    """Zeroed memory for ``count`` items of ``size`` bytes (at least one item)."""
-    cdef void* p = calloc(max(count, 1), size)
-    if p == NULL:
-        raise MemoryError()
-    return p
-
-
-cdef void* _grown(void* old, Py_ssize_t had, Py_ssize_t count, Py_ssize_t size) except NULL:
-    """``old`` (``had`` items) made room for ``count`` items, the new ones zeroed."""
-    cdef void* p = realloc(old, max(count, 1) * size)
-    if p == NULL:
-        raise MemoryError()
-    if count > had:
-        memset(<char*>p + had * size, 0, (count - had) * size)
-    return p
 
 
 cdef int64_t _luby(int64_t i) noexcept nogil:
