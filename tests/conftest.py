@@ -113,6 +113,21 @@ def random_picture(rng, width: int, height: int, density: float) -> Solution:
                                  for _ in range(height)))
 
 
+def random_puzzle_file(folder, side: int, seed: int = 5):
+    """A side × side random picture's puzzle (a cell filled at even odds) written as .non
+    in ``folder``: from 70 cells a side logic leaves it wide open, and at 150 Kissat works
+    on it for minutes."""
+    import random
+
+    from satnono import Solution, puzzle_from_picture, save
+
+    rng = random.Random(seed)
+    pic = Solution(side, tuple(rng.getrandbits(side) for _ in range(side)))
+    path = folder / f"random{side}.non"
+    save(puzzle_from_picture(pic), str(path))
+    return path
+
+
 def past_small(folder) -> str:
     """A 34×34 picture's puzzle written as .non in ``folder``: past the small puzzles a
     single solve settles without the compiled code (1,156 cells), and open after line

@@ -21,7 +21,7 @@ from satnono.io.formats import read_bytes
 from .conftest import alive as _alive
 from .conftest import descendants as _children
 from .conftest import killed_at_the_end as _killed_at_the_end
-from .conftest import run_python
+from .conftest import random_puzzle_file, run_python
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -389,7 +389,7 @@ def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig)
     in compiled code, in one process, looking at signals between slices of its work)."""
     python = dict(os.environ, SATNONO_NO_COMPILED="1")
     proc = subprocess.Popen([sys.executable, "-m", "satnono", "check",
-                             str(_picture(tmp_path, 300)), "--workers", "2"],
+                             str(random_puzzle_file(tmp_path, 300)), "--workers", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, env=python)
     seen: set[int] = set()
@@ -404,7 +404,7 @@ def test_a_signal_during_root_probing_in_two_processes_stops_both(tmp_path, sig)
     assert proc.returncode == 128 + sig and "Traceback" not in err
     out = tmp_path / "big.sol"
     proc = subprocess.Popen([sys.executable, "-m", "satnono", "solve",
-                             str(_picture(tmp_path, 300)), "-o", str(out)],
+                             str(random_puzzle_file(tmp_path, 300)), "-o", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     with _killed_at_the_end(proc):
@@ -442,24 +442,12 @@ def test_bench_stopped_leaves_no_worker_and_keeps_what_it_measured(tmp_path):
 
 # ------------------------------------------------------------------ deadlines
 
-def _picture(tmp_path: Path, side: int, seed: int = 5) -> Path:
-    import random
-
-    from satnono import Solution, puzzle_from_picture, save
-
-    rng = random.Random(seed)
-    pic = Solution(side, tuple(rng.getrandbits(side) for _ in range(side)))
-    path = tmp_path / f"random{side}.non"
-    save(puzzle_from_picture(pic), str(path))
-    return path
-
-
 @pytest.mark.full
 @pytest.mark.parametrize("limit", [1.0, 2.5])
-def test_every_stage_keeps_the_time_limit_on_a_large_picture(tmp_path, limit):
+def test_every_stage_keeps_the_time_limit_on_a_largerandom_puzzle_file(tmp_path, limit):
     """Presolve, encoding, loading the solver and search all give up within a second of
     the limit on a 300×300 picture that logic leaves open."""
-    path = _picture(tmp_path, 300)
+    path = random_puzzle_file(tmp_path, 300)
     import re
 
     for backend in ("sat", "native", "cpsat"):
@@ -476,7 +464,7 @@ def test_every_stage_keeps_the_time_limit_on_a_large_picture(tmp_path, limit):
 
 @pytest.mark.full
 def test_an_animation_keeps_the_time_limit(tmp_path):
-    path = _picture(tmp_path, 120)
+    path = random_puzzle_file(tmp_path, 120)
     gif = tmp_path / "t.gif"
     started = time.monotonic()
     r = run("solve", str(path), "--trace-gif", str(gif), "--timeout", "2")
@@ -593,14 +581,7 @@ def test_ctrl_c_during_a_long_search_stops_at_once(tmp_path):
     """Ctrl-C at many moments of a search that runs for minutes (a random 150×150: the
     engine's search, then Kissat): it stops at once, with one line and 130, and nothing
     printed. (With Numba, one Ctrl-C in six landed inside its compile's callbacks.)"""
-    import random
-
-    from satnono import Solution, puzzle_from_picture, save
-
-    rng = random.Random(5)
-    big = str(tmp_path / "r150.non")
-    save(puzzle_from_picture(Solution(150, tuple(rng.getrandbits(150) for _ in range(150)))),
-         big)
+    big = str(random_puzzle_file(tmp_path, 150))
     for delay in (0.5, 1.2, 2.0, 3.0, 4.0, 5.0, 6.5):
         proc = subprocess.Popen([str(SCRIPT), "solve", big],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -82,18 +82,6 @@ def test_a_batch_journal_on_a_device_is_never_replaced(tmp_path):
 
 # ------------------------------------------------------------------ no process left behind
 
-def _random_puzzle(tmp_path: Path, side: int, seed: int = 5) -> Path:
-    import random
-
-    from satnono import Solution, puzzle_from_picture, save
-
-    rng = random.Random(seed)
-    pic = Solution(side, tuple(rng.getrandbits(side) for _ in range(side)))
-    path = tmp_path / f"random{side}.non"
-    save(puzzle_from_picture(pic), str(path))
-    return path
-
-
 def _named(pids: set[int], name: str) -> set[int]:
     out = set()
     for pid in pids:
@@ -141,11 +129,11 @@ def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
 
     from satnono.backends import kissat
 
-    from .conftest import alive, descendants, killed_at_the_end
+    from .conftest import alive, descendants, killed_at_the_end, random_puzzle_file
 
     if kissat.program() is None:
         pytest.skip("no kissat here")
-    path = _random_puzzle(tmp_path, 150)  # Kissat works on it for minutes
+    path = random_puzzle_file(tmp_path, 150)  # Kissat works on it for minutes
     args = [sys.executable, "-m", "satnono", "solve", str(path), "--no-probing"]
     proc = subprocess.Popen(args + (["--timeout", timeout] if timeout else []),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
