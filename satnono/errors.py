@@ -87,14 +87,15 @@ class OutputError(SatnonoError):
 
 class SearchTimeout(SatnonoError):
     """The time limit ran out: the solutions already yielded are real, the search is
-    incomplete. ``found`` is how many the caller had been given."""
+    incomplete. ``found`` is how many the caller had been given. The message leaves out
+    ``seconds``: a command's limit counts from its start, so what is left of it when the
+    work begins is not the number the user gave."""
 
     def __init__(self, found: int, seconds: float):
         self.found = found
         self.seconds = seconds
         super().__init__(
-            f"time limit of {seconds:g} s reached after {found} solution(s); search incomplete"
-        )
+            f"the time limit ran out after {found} solution(s); search incomplete")
 
 
 class ReadTimeout(SearchTimeout):

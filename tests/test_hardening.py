@@ -109,8 +109,10 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
         "solve -o": None,
         "count": run("count", str(two), "--json").stdout,
         "check": run("check", str(two), "--json").stdout,
-        "check timeout": run("check", str(perm(tmp_path, 12)), "--json", "--timeout",
-                             "0.2").stdout,
+        # Kissat works on it for minutes; the limit counts from the process's start, so it
+        # leaves room for a slow start on a busy machine
+        "check timeout": run("check", str(random_puzzle_file(tmp_path, 150)), "--json",
+                             "--timeout", "4").stdout,
         "count timeout": run("count", str(perm(tmp_path, 12)), "--json", "--timeout", "1",
                              "--threshold", "10").stdout,
         "count estimate": run("count", str(perm(tmp_path, 7)), "--json", "--approx").stdout,
@@ -127,6 +129,8 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
     assert [r["puzzle"]["index"] for r in _records(outputs["solve"])] == [1, 2]
     assert [r["verdict"] for r in _records(outputs["check"])] == ["unique", "multiple"]
     assert _records(outputs["count"])[1]["count"] == 2
+    (timed_out,) = _records(outputs["check timeout"])
+    assert timed_out["ending"] == "time limit" and timed_out["verdict"] is None
     (estimate,) = _records(outputs["count estimate"])
     assert estimate["exact"] is False and estimate["low"] <= 5040 <= estimate["high"]
 

@@ -206,6 +206,46 @@ def test_probing_implications_hold_in_every_solution(puzzle, from_lines):
         assert pairs  # an open cell of a puzzle with a solution implies something
 
 
+def test_implications_in_slices_are_those_of_one_go(monkeypatch):
+    """Probing runs in slices of work with the clock looked at between them; the pairs
+    are the same whatever the slice, down to a cell at a time, and under a limit."""
+    from satnono.logic import compiled
+    from satnono.logic.board import Board
+
+    rng = random.Random(3)
+    for _ in range(examples(40)):
+        w, h = rng.randint(4, 12), rng.randint(4, 12)
+        puzzle = puzzle_from_picture(random_picture(rng, w, h, 0.5))
+        board = Board(w, h)
+        whole = Search(puzzle).implications(board)
+        for work in (0, 1, 50):
+            monkeypatch.setattr(compiled, "SLICE", work)
+            assert Search(puzzle).implications(board) == whole
+            assert Search(puzzle).implications(board, limit=7) == whole[:7]
+        monkeypatch.undo()
+
+
+def test_probing_for_implications_keeps_the_time_limit(tmp_path):
+    """A round of probing a random 150×150 takes most of a second: it gives up at the
+    deadline, not after the round."""
+    import time
+
+    import pytest
+
+    from satnono.errors import SearchTimeout
+    from satnono.logic.board import Board
+    from satnono.runtime.deadline import Deadline
+
+    puzzle = puzzle_from_picture(random_picture(random.Random(5), 150, 150, 0.5))
+    search = Search(puzzle)
+    search.lines_only()
+    board = search.root() or Board(150, 150)
+    started = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        search.implications(board, deadline=Deadline.after(0.05))
+    assert time.monotonic() - started < 0.5
+
+
 @settings(max_examples=examples(100), deadline=None)
 @given(pictures())
 def test_a_cnf_with_probing_implications_has_the_same_models(puzzle):

@@ -101,8 +101,8 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     if isinstance(dfs, Search) and start.board is not None:  # black and white
         # what probing the root implies, as binary clauses (add_implications says why)
         with ctx.stats.timing("encode"):
-            ctx.stats.clauses += add_implications(enc, dfs.implications(start.board))
-        deadline.check()  # a round of probing: Gettys 0.3 s
+            ctx.stats.clauses += add_implications(
+                enc, dfs.implications(start.board, deadline=deadline))
     if not found and limit != 0 and by_kissat:
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):

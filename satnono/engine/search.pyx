@@ -691,15 +691,21 @@ cdef class Engine:
         self._load(g)
         return self.propagate(g)
 
-    def implications(self, bytes grid, int64_t limit):
-        """What each probe of ``grid``'s open cells implies: pairs ``(a, b)``, "a implies
-        b", each literal ``2 × cell + 1`` for filled and ``2 × cell`` for empty, ``b`` = -1
-        where ``a`` contradicts; at most ``limit`` pairs, as native 64-bit integers a, b,
-        a, b, … in bytes. Runs on this engine's scratch, which must be fresh."""
+    def implications(self, bytes grid, int64_t limit, int first=0, int64_t work=-1):
+        """What each probe of ``grid``'s open cells from ``first`` on implies: pairs
+        ``(a, b)``, "a implies b", each literal ``2 × cell + 1`` for filled and ``2 × cell``
+        for empty, ``b`` = -1 where ``a`` contradicts; at most ``limit`` pairs, as native
+        64-bit integers a, b, a, b, … in bytes, and the cell to go on from (the number of
+        cells: done). Stops after the cell at which ``work`` more cost (>= 0) is passed, so
+        that the caller can look at the clock between slices. Runs on this engine's
+        scratch, which must be fresh."""
         if len(grid) != self.cells:
             raise ValueError(f"a grid of {self.cells} cells, not {len(grid)}")
+        if not 0 <= first <= self.cells:
+            raise ValueError(f"the first cell {first} is not in 0..{self.cells}")
         cdef int cells = self.cells, c, value, a, k, i, j
         cdef int64_t n = 0
+        cdef int64_t stop = self.cost + work
         cdef uint8_t* g = <uint8_t*>_alloc(cells, 1)
         cdef int64_t* fixed = <int64_t*>_alloc(cells + 1, sizeof(int64_t))
         cdef uint8_t* values = <uint8_t*>_alloc(cells + 1, 1)
@@ -708,7 +714,9 @@ cdef class Engine:
             memcpy(g, <const char*>grid, cells)
             memset(self.queued, 0, self.nlines)
             self._load(g)
-            for c in range(cells):
+            for c in range(first, cells):
+                if work >= 0 and self.cost > stop:
+                    return (<char*>out)[:16 * n], c
                 if g[c] != OPEN:
                     continue
                 for j in range(2):
@@ -723,11 +731,11 @@ cdef class Engine:
                         continue
                     for i in range(1, k):
                         if n == limit:
-                            return (<char*>out)[:16 * n]
+                            return (<char*>out)[:16 * n], cells
                         out[2 * n] = a
                         out[2 * n + 1] = 2 * fixed[i] + (1 if values[i] == FILLED else 0)
                         n += 1
-            return (<char*>out)[:16 * n]
+            return (<char*>out)[:16 * n], cells
         finally:
             free(g)
             free(fixed)

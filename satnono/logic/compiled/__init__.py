@@ -313,12 +313,15 @@ class Search(_Searching):
         grid: bytes = self.engine.root_grid
         return len(grid) - grid.count(OPEN)
 
-    def implications(self, board: Board, limit: int = IMPLICATIONS) -> list[tuple[int, int]]:
+    def implications(self, board: Board, limit: int = IMPLICATIONS,
+                     deadline: Deadline = NO_DEADLINE) -> list[tuple[int, int]]:
         """What probing ``board``'s open cells implies: pairs (a, b), "literal a implies
         literal b", a literal being 2 × cell + 1 for filled and 2 × cell for empty (cells
         row by row), b = -1 where a contradicts; at most ``limit`` pairs. Every solution
         satisfies them, so they may be added to a CNF of ``board`` as binary clauses
-        (nonosolve's "probe clauses"); its own search is not touched.
+        (nonosolve's "probe clauses"); its own search is not touched. A round of probing
+        takes about a second on a random 150×150, so it runs in slices of :data:`SLICE`
+        work with the ``deadline`` looked at between them.
 
         >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
         >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
@@ -327,7 +330,13 @@ class Search(_Searching):
         from ...engine.search import Engine
 
         fresh = Engine(self.height, self.width, *self._puzzle_arrays, 1, 0)
-        flat = array("q", fresh.implications(grid_of(board), limit))
+        grid = grid_of(board)
+        flat = array("q")
+        cell = 0
+        while cell < len(grid) and len(flat) < 2 * limit:
+            deadline.check()
+            chunk, cell = fresh.implications(grid, limit - len(flat) // 2, cell, SLICE)
+            flat.frombytes(chunk)
         return list(zip(flat[::2], flat[1::2]))
 
 
