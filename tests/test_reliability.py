@@ -73,6 +73,25 @@ def test_output_through_a_link_to_standard_output_writes_it(tmp_path, capfd):
     assert "....######" in capfd.readouterr().out
 
 
+@pytest.mark.full  # fresh processes
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["formats"], ["solve", CAR], ["solve", CAR, "-o", "-"],
+                                     ["count", CAR, "--json"]])
+def test_standard_output_on_a_full_disk_is_one_line_and_a_status(command):
+    """Standard output refused (``/dev/full`` fails every write as a full disk does):
+    one line, the status a refused ``-o`` file has, no traceback."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "satnono", *command], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines()[-1] == \
+        "satnono: cannot write standard output: No space left on device", r.stderr
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
+
+
 def test_a_batch_journal_on_a_device_is_never_replaced(tmp_path):
     fifo = tmp_path / "p"
     os.mkfifo(fifo)

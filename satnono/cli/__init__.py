@@ -28,6 +28,10 @@ from .inputs import capped
 from .options import say
 from .status import EPILOG, ExitStatus, status_of
 
+#: the error a command of its own process ended with: its traceback's frames hold the
+#: work's data (a CNF of millions of clauses took half a second to free, past the time limit
+#: the message had kept), so they are left to the process's end (:mod:`satnono.entry`)
+UNFREED: list[BaseException] = []
 #: the commands, in the order ``--help`` lists them
 COMMANDS = (solve, count, check, make, render, convert, encode, batch, bench, serve, formats)
 
@@ -120,6 +124,8 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False,
             return _run(argv, started)
     except SatnonoError as exc:
         say(f"satnono: {exc}")
+        if own_process:  # its frames hold what the work built: the process's end frees it
+            UNFREED.append(exc)
         return status_of(exc)
     except MemoryError:
         say("satnono: out of memory: this puzzle needs more than this machine has")
@@ -141,9 +147,11 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False,
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         return ExitStatus.OK
+    except OSError as exc:  # standard output refused (a full disk): as a refused -o file
+        from ..io.output import write_failed
+
+        failed = write_failed(exc.filename or "standard output", exc)
+        say(f"satnono: {failed}")
+        return status_of(failed)
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
