@@ -386,3 +386,58 @@ def test_the_readme_command_list_names_every_option():
                                            usage.get(name, "") + common) for o in names):
                 missing.append(f"{name} {names[-1]}")
     assert missing == []
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["solve", "x.non", "--timeout", "0"],
+     "satnono solve: error: argument --timeout: must be a number greater than 0"),
+    (["solve", "x.non", "--to", "png"], "satnono solve: error: argument --to: invalid choice"),
+    (["serve", "--port", "99999"],
+     "satnono serve: error: argument --port: expected a port from 1 to 65535"),
+    (["sovle", "x.non"], "satnono: error: argument COMMAND: invalid choice: 'sovle'"),
+    ([], "satnono: error: the following arguments are required: COMMAND"),
+])
+def test_a_usage_error_is_one_line_with_a_hint(capsys, argv, says):
+    """Not argparse's usage block before it: the one line says what is wrong and where the
+    options are listed."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    command = says.split(":")[0]
+    assert err.count("\n") == 1 and err.startswith(says), err
+    assert err.endswith(f"('{command} --help' lists the options)\n")
+
+
+def test_convert_to_an_unknown_format_lists_the_formats_it_writes(capsys, tmp_path):
+    out = tmp_path / "x.foo"
+    assert main(["convert", str(PUZZLES / "cup.non"), "--to", "foo", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("satnono: cannot write 'foo': the formats written are json, ")
+    assert "webpbn" in err and "sol" in err and not out.exists()
+    assert main(["convert", str(PUZZLES / "cup.non"), "-o", str(tmp_path / "x.png")]) == 2
+    assert "'satnono render' draws PNG and SVG" in capsys.readouterr().err
+
+
+def test_make_refuses_an_output_name_no_puzzle_format_has(capsys, tmp_path):
+    """``make pic -o m.sol`` wrote a .non puzzle into m.sol: a name whose extension no
+    puzzle format has is refused unless --to says the format; no file is written."""
+    pic = tmp_path / "pic.txt"
+    pic.write_text("#.#\n.#.\n#.#\n")
+    out = tmp_path / "m.sol"
+    assert main(["make", str(pic), "-o", str(out)]) == 2
+    assert "m.sol: no puzzle format has that extension" in capsys.readouterr().err
+    assert not out.exists()
+    assert main(["make", str(pic), "-o", str(out), "--to", "non"]) == 0
+    assert out.read_text().startswith('title "pic"')
+    assert main(["make", str(pic), "-o", str(tmp_path / "m")]) == 0  # no extension: non
+
+
+def test_make_with_a_wrong_size_says_so_without_a_file_name(capsys, tmp_path):
+    pic = tmp_path / "pic.txt"
+    pic.write_text("#.#\n.#.\n#.#\n")
+    for size, says in (("0x5", "each side must be 1..10000"),
+                       ("5by5", "expected WIDTHxHEIGHT")):
+        assert main(["make", str(pic), "--size", size]) == 2
+        assert capsys.readouterr().err == f"satnono: --size {size!r}: {says}" + (
+            ", e.g. 30x20\n" if "WIDTH" in says else "\n")

@@ -309,3 +309,15 @@ def test_structured_attacks_on_every_reader_give_a_puzzle_or_a_parse_error(case,
         assert str(exc).startswith(name) and "\n" not in str(exc)
     else:
         assert puzzles and all(not problems(p) for p in puzzles)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("data", [b"", b" \n\t\r\n"])
+def test_an_empty_file_is_said_to_be_empty_in_every_format(fmt, data):
+    """Empty (or only blank) input gets the same message whatever the format, named or
+    guessed from the extension: not each reader's complaint about its first missing part."""
+    ext = (FORMATS[fmt].extensions or (".txt",))[0]
+    for name, given_fmt in ((f"x{ext}", None), ("x.txt", fmt)):
+        with pytest.raises(ParseError) as err:
+            read_bytes(data, name, given_fmt)
+        assert str(err.value) == f"{name}: the file is empty"

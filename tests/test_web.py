@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import threading
 import time
@@ -534,3 +535,61 @@ def test_a_request_gets_its_memory_beyond_what_the_server_had():
     assert pool.run(_take, (50,)) == (200, {"took": 50})
     status, answer = pool.run(_take, (400,))
     assert status == 400 and "more memory than this server gives" in answer["error"]
+
+
+def _page_served(port: int, within: float = 60) -> None:
+    """Wait until the server at ``port`` answers a request for its page."""
+    import time
+    import urllib.request
+
+    end = time.monotonic() + within
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                assert r.status == 200
+                return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_server_stopped_on_request_stops_quietly_with_0(sig):
+    """Ctrl-C (or SIGTERM, a service manager's stop) is how a server is meant to stop: one
+    line saying so and status 0, not the "interrupted, the work is incomplete" of a
+    command cut short."""
+    import subprocess
+    import sys
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satnono", "serve", "--port", str(port)],
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # a terminal's
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert first.startswith("satnono: serving on"), first
+        _page_served(port)  # the server is up, its own handlers in place
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    assert err == "satnono: stopped\n"
+
+
+def test_open_without_a_browser_says_where_the_page_is(capsys, monkeypatch):
+    from satnono.web.app import open_page
+
+    monkeypatch.setenv("BROWSER", "/nonexistent/browser")  # the only browser: none
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert open_page("http://127.0.0.1:8000/") is False
+    assert capsys.readouterr().err == ("satnono: no browser found on this machine; open "
+                                       "http://127.0.0.1:8000/ in one\n")

@@ -26,7 +26,7 @@ from ..runtime.interrupt import (
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .inputs import capped
 from .options import say
-from .status import EPILOG, ExitStatus, status_of
+from .status import EPILOG, ExitStatus, Parser, status_of
 
 #: the error a command of its own process ended with: its traceback's frames hold the
 #: work's data (a CNF of millions of clauses took half a second to free, past the time limit
@@ -41,7 +41,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     command alone: a command's options can name what its library offers (count's methods,
     batch's backends), and loading every command's library for the one that runs cost a
     fresh ``satnono solve`` a third of its imports."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="satnono",
         description="Solve, enumerate and count nonograms, black-and-white and colour.",
         epilog=EPILOG)

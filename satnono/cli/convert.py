@@ -42,17 +42,20 @@ def run(args: argparse.Namespace) -> int:
     if fmt is None:
         ext = os.path.splitext(args.output or "")[1].lower()
         fmt = {".txt": "grid", ".sol": "sol"}.get(ext)
+    written = ", ".join((*PUZZLE_WRITERS, *PICTURES))
+    if fmt is None and (args.output or "").lower().endswith((".png", ".svg")):
+        raise UsageError("'satnono render' draws PNG and SVG; convert writes the formats "
+                         f"{written}")
     if fmt is None:
-        raise UsageError("say which format to write with --to (one of "
-                         + ", ".join((*PUZZLE_WRITERS, *PICTURES)) + ")")
+        raise UsageError(f"say which format to write with --to (one of {written})")
+    if fmt not in PUZZLE_WRITERS and fmt not in PICTURES:
+        raise UsageError(f"cannot write {fmt!r}: the formats written are {written}")
     puzzle = load_one(args)
     if fmt in FORMATS and FORMATS[fmt].write is not None:
         text = write_puzzle(puzzle, fmt)
         with atomic_output(args.output) as out:
             out.write(text)
         return ExitStatus.OK
-    if fmt not in PICTURES:
-        raise UsageError(f"cannot write {fmt!r}")
     # a picture: the goal when the file has one, else the solution
     goal = puzzle.goal_solution()
     if goal is not None:

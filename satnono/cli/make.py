@@ -66,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
     from ..model.puzzle import Puzzle, puzzle_from_colours, puzzle_from_picture, validate
 
     default = "json" if args.colours else "non"
-    fmt = args.to or (format_for_extension(args.output) if args.output else None) or default
+    named = format_for_extension(args.output) if args.output else None
+    if not args.to and not named and os.path.splitext(args.output or "")[1] not in ("", "."):
+        raise UsageError(f"{args.output}: no puzzle format has that extension (a .sol file "
+                         "holds solutions); give --to FORMAT, or see 'satnono formats'")
+    fmt = args.to or named or default
     if fmt not in FORMATS or FORMATS[fmt].write is None:
         raise UsageError(f"cannot write puzzles as {fmt!r}; see 'satnono formats'")
     if args.colours and not FORMATS[fmt].writes_colour:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import UsageError
+from ..errors import Interrupted, UsageError
 from .options import SubParsers, say, seconds, whole
 
 
@@ -47,5 +47,9 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(timeout=args.timeout, cells=args.max_cells, workers=args.workers)
     sock = listen(args.host, args.port)  # a port in use or a bad host: said before anything
     say(f"satnono: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    serve(args.host, args.port, limits, open_browser=args.open, sock=sock)
+    try:
+        serve(args.host, args.port, limits, open_browser=args.open, sock=sock)
+    except (KeyboardInterrupt, Interrupted):  # how a server is stopped: not a failure
+        pass
+    say("satnono: stopped")
     return 0

@@ -1,8 +1,12 @@
-"""Exit statuses, the same in every command (and in the README)."""
+"""Exit statuses, the same in every command (and in the README), and the one-line usage
+error."""
 
 from __future__ import annotations
 
+import argparse
+import sys
 from enum import IntEnum
+from typing import NoReturn
 
 from ..errors import (
     Interrupted,
@@ -58,3 +62,15 @@ def worse(a: int, b: int) -> int:
     """Of two statuses, the one a script should see: the higher, but a finished run (0)
     never hides another."""
     return b if a == ExitStatus.OK else max(a, b)
+
+
+class Parser(argparse.ArgumentParser):
+    """A command's parser whose usage errors are one line with a hint, as every other
+    error is: argparse's own prints the whole usage block (up to nine lines) first, which
+    buries the one line that says what is wrong. Its subcommands' parsers are of this kind
+    too (argparse makes them of their parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} ('{self.prog} --help' lists the "
+                         "options)\n")
+        sys.exit(ExitStatus.BAD_INPUT)

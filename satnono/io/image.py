@@ -8,7 +8,7 @@ import io
 import os
 from typing import Any
 
-from ..errors import ParseError
+from ..errors import ParseError, UsageError
 from ..model.puzzle import MAX_SIDE, Colour, Palette
 from ..model.solution import Solution
 
@@ -27,9 +27,9 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(x) for x in text.lower().split("x"))
     except ValueError:
-        raise ParseError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 30x20") from None
+        raise UsageError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 30x20") from None
     if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-        raise ParseError(f"--size {text!r}: each side must be 1..{MAX_SIDE}")
+        raise UsageError(f"--size {text!r}: each side must be 1..{MAX_SIDE}")
     return w, h
 
 

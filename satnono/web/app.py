@@ -16,6 +16,7 @@ import asyncio
 import errno
 import json
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -275,15 +276,24 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def open_page(url: str) -> bool:
+    """Open ``url`` in a browser, or say that there is none here (a server over ssh, a
+    container) and where the page is."""
+    import webbrowser
+
+    if webbrowser.open(url):
+        return True
+    sys.stderr.write(f"satnono: no browser found on this machine; open {url} in one\n")
+    return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, limits: Limits | None = None,
           open_browser: bool = False, sock: socket.socket | None = None) -> None:
     """Serve the page until interrupted (on ``sock`` when given: :func:`listen`)."""
     import uvicorn
 
     if open_browser:
-        import webbrowser
-
-        threading.Timer(1.0, webbrowser.open, (f"http://{host}:{port}/",)).start()
+        threading.Timer(1.0, open_page, (f"http://{host}:{port}/",)).start()
     config = uvicorn.Config(make_app(limits), host=host, port=port, log_level="warning",
                             access_log=False)
     server = uvicorn.Server(config)

@@ -148,6 +148,8 @@ def read_bytes(data: bytes, path: str | os.PathLike[str] = "<input>", fmt: str |
     path = _path(path, "the name")
     fmt = _format(fmt)
     _not_text(data, path, fmt)
+    if not data.strip():  # every format alike: no format's puzzle is empty
+        raise ParseError("the file is empty", path, None)
     if fmt is not None:
         if fmt not in FORMATS:
             raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", path, None)
