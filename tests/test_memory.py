@@ -83,3 +83,31 @@ def test_a_memory_error_here_is_one_line_and_exit_6(monkeypatch, capsys):
     assert main(["solve", str(PUZZLES / "two.dat")]) == 6
     assert capsys.readouterr().err == (
         "satnono: out of memory: this puzzle needs more than this machine has\n")
+
+
+def test_what_a_time_out_leaves_is_freed_when_the_next_work_begins(monkeypatch):
+    """In a process that ends with its command, a solver stopped by the time limit and the
+    time-out's traceback (the work's data) are not freed past the limit, but when the next
+    piece of work sets its limit: a file of many puzzles keeps one's leftovers at a time."""
+    from satnono.errors import SearchTimeout
+    from satnono.runtime import memory
+    from satnono.runtime.deadline import Deadline
+
+    class Solver:
+        deleted = 0
+
+        def delete(self) -> None:
+            Solver.deleted += 1
+
+    monkeypatch.setattr(memory, "ENDS_WITH_COMMAND", True)
+    monkeypatch.setattr(memory, "_LEFT", [])
+    deadline = Deadline.after(60)
+    solver = Solver()
+    assert memory.left_to_the_end(solver)
+    error = deadline.expired()
+    assert isinstance(error, SearchTimeout) and memory._LEFT == [solver, error]
+    assert Solver.deleted == 0
+    Deadline.after(60)  # the next work
+    assert memory._LEFT == [] and Solver.deleted == 1
+    monkeypatch.setattr(memory, "ENDS_WITH_COMMAND", False)  # a library's process
+    assert not memory.left_to_the_end(solver) and memory._LEFT == []

@@ -59,7 +59,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
 
         raise UnknownOption(f"uniqueness takes no option {', '.join(map(repr, unknown))} "
                             "(its options: timeout, solver, workers)")
-    from ..backends.solver import check_solver, new_solver, searches
+    from ..backends.solver import check_solver, deleted, new_solver, searches
     from ..runtime.child import race
 
     settings = searches(workers)
@@ -77,7 +77,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     models: list = []
     try:
         # loaded once, shared by the racers
-        with new_solver(solver, enc.clauses, deadline=deadline) as base:
+        with deleted(new_solver(solver, enc.clauses, deadline=deadline)) as base:
             args = (base, solver, [v for _, v in cells], enc.variables)
             jobs = [(_backbone, args + s) for s in settings]
             for item in race(jobs, deadline, what="SAT solver", size=enc.size(),

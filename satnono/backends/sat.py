@@ -121,8 +121,10 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         phases = _phases(enc, found[0])
     else:
         phases = None
-    for sol in found:  # already given: rule them out
+    for i, sol in enumerate(found):  # already given: rule them out
         enc.clauses.append(_blocking(enc, sol))
+        if i % 1024 == 1023:  # the search may have listed hundreds of thousands
+            deadline.check()
     left = None if limit is None else limit - len(found)
     if left == 0:
         return

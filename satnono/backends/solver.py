@@ -10,12 +10,14 @@ the plain baselines and the benchmarks all use these and nothing private.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UnsupportedSolver
+from ..errors import SearchTimeout, UnsupportedSolver
 from ..logic.context import Stats
 from ..runtime.child import race
 from ..runtime.deadline import NO_DEADLINE, Deadline
+from ..runtime.memory import left_to_the_end
 from . import check_workers
 
 if TYPE_CHECKING:
@@ -78,7 +80,7 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
         base = new_solver(solver, enc.clauses, deadline=deadline)
         if phases:
             base.set_phases(phases)
-    with base:
+    with deleted(base):
         jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
         # in a child even alone: a solver busy in C hears no signal, a child can be killed
         found = race(jobs, deadline, what="SAT solver", size=enc.size(), always=True)
@@ -120,14 +122,30 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
         s.configure(dict(CADICAL_SAT_CONFIG))
     for start in range(0, len(clauses), LOAD_CHUNK):
         if start:
-            try:
+            with deleted(s, keep=True):
                 deadline.check()
-            except BaseException:
-                s.delete()
-                raise
         s.append_formula(clauses[start:start + LOAD_CHUNK])
     steer(s, name, seed, forced, focused)
     return s
+
+
+@contextmanager
+def deleted(s: Any, keep: bool = False) -> Iterator[Any]:
+    """``s`` (a loaded solver), deleted when the block ends (``keep``: only when it ends
+    with an error). One holding millions of clauses takes a second to delete, so after a
+    time limit ran out it is left to the process's end where that comes next
+    (:func:`~satnono.runtime.memory.left_to_the_end`)."""
+    try:
+        yield s
+    except SearchTimeout:
+        if not left_to_the_end(s):
+            s.delete()
+        raise
+    except BaseException:
+        s.delete()
+        raise
+    if not keep:
+        s.delete()
 
 
 def steer(s, name: str, seed: int | None = None, forced: bool | None = None,

@@ -138,8 +138,9 @@ def run(args: argparse.Namespace) -> int:
             say(f"{name}: {solve_summary(len(found), limit, solving.ending)} "
                 f"[{solving.seconds:.2f} s, backend {backend}{where}]")
             complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)
-            record = solve_record(shown(args.puzzle), idx, puzzle, found, solving.ending,
-                                  solving.verdict, solving.seconds, backend, solving)
+            record = {} if fmt != "json" else solve_record(  # 200,000 solutions: seconds
+                shown(args.puzzle), idx, puzzle, found, solving.ending, solving.verdict,
+                solving.seconds, backend, solving)
             results.append(Solved(idx, puzzle, found, complete, record))
             if args.verify and complete:
                 check = cross_check(puzzle, backend, found, limit, args.timeout)

@@ -55,6 +55,9 @@ class Deadline:
                              f"{timeout!r}")
         if timeout > LONGEST:
             raise UsageError(too_long(timeout))
+        from .memory import release_left
+
+        release_left()  # new work under a new limit: the last one's leftovers go now
         return cls(time.monotonic() + timeout, float(timeout))
 
     @property
@@ -74,8 +77,15 @@ class Deadline:
         return None if self.at is None else max(self.at - time.monotonic(), 0.0)
 
     def expired(self, found: int = 0) -> SearchTimeout:
-        """The error to raise when the deadline has passed, after ``found`` solutions."""
-        return SearchTimeout(found, self.timeout or 0.0)
+        """The error to raise when the deadline has passed, after ``found`` solutions. Its
+        traceback holds the work's data (a CNF of millions of clauses), so it is left to
+        the next piece of work or the process's end to free
+        (:func:`~satnono.runtime.memory.left_to_the_end`)."""
+        from .memory import left_to_the_end
+
+        error = SearchTimeout(found, self.timeout or 0.0)
+        left_to_the_end(error)
+        return error
 
     def check(self) -> None:
         """Raise :class:`~satnono.errors.SearchTimeout` once the deadline has passed."""
