@@ -275,3 +275,26 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system time of a process so far (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for(what, seconds: float):
+    """``what()`` once it is true, looked at every 20 ms; its last value after
+    ``seconds``."""
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        got = what()
+        if got or time.monotonic() > end:
+            return got
+        time.sleep(0.02)

@@ -19,9 +19,9 @@ from satnono.errors import InvalidPuzzle, ParseError, SatnonoError, UsageError
 from satnono.io.formats import read_bytes
 
 from .conftest import alive as _alive
+from .conftest import cpu_seconds, random_puzzle_file, run_python, wait_for
 from .conftest import descendants as _children
 from .conftest import killed_at_the_end as _killed_at_the_end
-from .conftest import random_puzzle_file, run_python
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -699,3 +699,24 @@ def test_a_ctrl_c_heard_in_an_earlier_run_does_not_word_a_later_error():
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stdout.splitlines() if line.startswith(("before", "after"))]
     assert said == ["before True", "after 0 False"]
+
+
+@pytest.mark.full
+def test_an_animation_stopped_by_ctrl_c_keeps_the_steps_so_far(tmp_path):
+    """The README's one exception to "no file from an interrupted run": the trace so far
+    is written, whole, and the messages say so."""
+    gif = tmp_path / "t.gif"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "satnono", "solve", str(random_puzzle_file(tmp_path, 80)),
+         "--trace-gif", str(gif)], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    with _killed_at_the_end(proc):
+        assert proc.stderr is not None
+        assert "--trace follows" in proc.stderr.readline()
+        # a CPU second in, steps are being traced (the imports take a tenth of it)
+        assert wait_for(lambda: cpu_seconds(proc.pid) > 1, 120)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert f"animation written to {gif}" in err and "interrupted" in err
+    assert gif.read_bytes()[:6] == b"GIF89a"

@@ -116,29 +116,6 @@ def _named(pids: set[int], name: str) -> set[int]:
     return out
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User and system time of a process so far (0 when it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _wait_for(what, seconds: float):
-    """``what()`` once it is true, looked at every 20 ms; its last value after
-    ``seconds``."""
-    import time
-
-    end = time.monotonic() + seconds
-    while True:
-        got = what()
-        if got or time.monotonic() > end:
-            return got
-        time.sleep(0.02)
-
-
 @pytest.mark.full  # a fresh process that runs Kissat
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("timeout", [None, "60"])
@@ -151,7 +128,14 @@ def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
 
     from satnono.backends import kissat
 
-    from .conftest import alive, descendants, killed_at_the_end, random_puzzle_file
+    from .conftest import (
+        alive,
+        cpu_seconds,
+        descendants,
+        killed_at_the_end,
+        random_puzzle_file,
+        wait_for,
+    )
 
     if kissat.program() is None:
         pytest.skip("no kissat here")
@@ -160,14 +144,14 @@ def test_kissat_dies_with_the_process_that_started_it(tmp_path, timeout):
     proc = subprocess.Popen(args + (["--timeout", timeout] if timeout else []),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with killed_at_the_end(proc):
-        found = _wait_for(lambda: _named(descendants(proc.pid), "kissat"), 120)
+        found = wait_for(lambda: _named(descendants(proc.pid), "kissat"), 120)
         assert found, "Kissat never started"
         # two CPU seconds in, Kissat has read all its input and is searching (killed while
         # it reads, it would end on its own at the cut input)
-        assert _wait_for(lambda: all(_cpu_seconds(pid) > 2 for pid in found), 120)
+        assert wait_for(lambda: all(cpu_seconds(pid) > 2 for pid in found), 120)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        _wait_for(lambda: not any(alive(pid) for pid in found), 5)
+        wait_for(lambda: not any(alive(pid) for pid in found), 5)
         left = {pid for pid in found if alive(pid)}
         assert not left, f"Kissat outlived its parent: {left}"
 
