@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,8 @@ from satnono.io.formats import read_file, write_puzzle
 from satnono.model.puzzle import puzzle_from_picture
 
 from .conftest import random_picture
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
 #: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
 pytestmark = pytest.mark.full
@@ -256,7 +259,7 @@ def test_a_puzzle_process_is_kept_while_puzzles_end_quickly_and_replaced_after_t
     from satnono.batch.work import Job, Task, collect, do_one
 
     verdicts = _collection(tmp_path, 6)
-    tasks = collect([str(tmp_path / "set.txt")], print)
+    tasks = collect([str(tmp_path / "set.txt")]).tasks
     perm = satnono.Puzzle(rows=((1,),) * 9, columns=((1,),) * 9)  # 362,880 to count
     die = satnono.Puzzle(rows=((1,),), columns=((1,),), title="die")
     real_work = work._work
@@ -287,3 +290,38 @@ def test_a_puzzle_process_is_kept_while_puzzles_end_quickly_and_replaced_after_t
     assert pid() not in (None, first, second)
     work._retire()
     assert pid() is None and not work.LIVE
+
+
+def test_every_input_of_a_folder_gets_a_record_and_a_failure_its_status(tmp_path, capsys):
+    """An empty file, clues that contradict and a picture in a folder: each gets a record
+    (verdict error, the message), the summary names them, the status is 2; a rerun
+    writes them no second time, and a file that reads now gets its puzzles' records in
+    place of its error."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "cup.non").write_text((PUZZLES / "cup.non").read_text())
+    (folder / "empty.non").write_text("")
+    bad = folder / "bad.non"
+    bad.write_text("width 2\nheight 2\nrows\n2\n2\ncolumns\n1\n1\n")
+    (folder / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    out = tmp_path / "r.jsonl"
+
+    def records() -> dict[str, dict]:
+        return {r["key"]: r for r in map(json.loads, out.read_text().splitlines())}
+
+    assert main(["batch", str(folder), "-o", str(out)]) == 2
+    got = records()
+    assert {k for k, r in got.items() if r["verdict"] == "error"} == {
+        f"{folder}/{n}#0" for n in ("bad.non", "empty.non", "pic.png")}
+    assert got[f"{folder}/empty.non#0"]["error"] == "the file is empty"
+    assert got[f"{folder}/cup.non#1"]["verdict"] == "unique"
+    err = capsys.readouterr().err
+    assert f"error: {folder}/bad.non#0: the row clues fill 4 cells" in err
+    assert main(["batch", str(folder), "-o", str(out)]) == 2  # once only
+    assert len(out.read_text().splitlines()) == 4
+    assert "3 file(s) still cannot be read" in capsys.readouterr().err
+    bad.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")  # two solutions
+    assert main(["batch", str(folder), "-o", str(out)]) == 2  # two still bad
+    got = records()
+    assert f"{folder}/bad.non#0" not in got and got[f"{folder}/bad.non#1"]["verdict"] == \
+        "multiple"

@@ -3,7 +3,7 @@ cores or on a Dask cluster.
 
 The pipeline of one batch reads top to bottom::
 
-    tasks = collect(paths)                  # every entry of every file: work.Task
+    tasks = collect(paths).tasks            # every entry of every file: work.Task
     todo = [t for t in tasks if t.key not in journal.done(out)]   # resume
     for chunk in engine.run(plan(todo, engine.workers), job):     # engines: local or Dask
         journal.append(out, chunk)          # one JSON line per puzzle, flushed as it comes
@@ -15,7 +15,7 @@ its time limit; the worker lives on whatever the puzzle does. Dask (an optional 
 
 from .engines import Engine, LocalEngine, engine, plan
 from .journal import done, open_journal
-from .work import DOS, Job, Task, collect, do_chunk, do_one
+from .work import DOS, Collected, Job, Task, Unreadable, collect, do_chunk, do_one
 
-__all__ = ["DOS", "Engine", "Job", "LocalEngine", "Task", "collect", "do_chunk", "do_one",
-           "done", "engine", "open_journal", "plan"]
+__all__ = ["DOS", "Collected", "Engine", "Job", "LocalEngine", "Task", "Unreadable", "collect",
+           "do_chunk", "do_one", "done", "engine", "open_journal", "plan"]

@@ -7,10 +7,14 @@ import contextlib
 import json
 import os
 import stat
-from typing import IO, Any
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ParseError
 from ..io.output import write_failed
+
+if TYPE_CHECKING:
+    from .work import Unreadable
 
 
 def done(path: str | None) -> dict[str, dict[str, Any]]:
@@ -40,13 +44,18 @@ def done(path: str | None) -> dict[str, dict[str, Any]]:
     return out
 
 
-def again(records: dict[str, dict[str, Any]], keys: set[str], timeouts: bool
-          ) -> dict[str, str]:
+def again(records: dict[str, dict[str, Any]], keys: set[str], timeouts: bool,
+          unreadable: Iterable[Unreadable] = ()) -> dict[str, str]:
     """The puzzles among ``keys`` whose records are to be done again, with why: those
     whose process was killed (the system when memory ran out, or a hand: no verdict)
-    always; those that ran out of time (or have only an estimate) when ``timeouts``."""
+    always; those that ran out of time (or have only an estimate) when ``timeouts``. And
+    the records of files that could not be read and now can (not among ``unreadable``):
+    their puzzles have records of their own."""
     out = {}
+    still = {u.key for u in unreadable}
     for key, r in records.items():
+        if r.get("index") == 0 and r.get("verdict") == "error" and key not in still:
+            out[key] = "whose file could not be read before"
         if key not in keys:
             continue
         if r.get("died"):

@@ -15,7 +15,6 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,14 +72,42 @@ class Job:
     method: str = "auto"
 
 
-def collect(paths: list[str], say: Callable[[str], None]) -> list[Task]:
+@dataclass(frozen=True)
+class Unreadable:
+    """A file found in a folder that is not a puzzle satnono reads (an empty file, clues
+    that contradict, a picture): it gets a record of its own, verdict ``error``."""
+
+    source: str
+    error: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.source}#0"
+
+    def record(self) -> dict[str, Any]:
+        return {"key": self.key, "source": self.source, "index": 0, "title": "", "size": "",
+                "verdict": "error", "solutions": 0, "seconds": 0.0, "worker": "",
+                "error": self.error}
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What the files and folders of a batch hold: a task per puzzle, and the files in
+    folders that could not be read."""
+
+    tasks: list[Task]
+    unreadable: list[Unreadable]
+
+
+def collect(paths: list[str]) -> Collected:
     """Every puzzle in the files and folders given, each entry of a multi-puzzle file a
     task of its own. A file named on the command line that cannot be read is an error; in
-    a folder, such a file is skipped with a word to ``say``."""
+    a folder, such a file is :class:`Unreadable`, not a reason to stop."""
     from ..errors import SatnonoError
     from ..io.formats import read_file
 
-    tasks = []
+    tasks: list[Task] = []
+    unreadable: list[Unreadable] = []
     for path in paths:
         files = [path]
         if os.path.isdir(path):
@@ -91,10 +118,11 @@ def collect(paths: list[str], say: Callable[[str], None]) -> list[Task]:
             except SatnonoError as exc:
                 if f == path:
                     raise
-                say(f"skipping {exc}")
+                message = str(exc)
+                unreadable.append(Unreadable(f, message.removeprefix(f"{f}: ")))
                 continue
             tasks += [Task(f, i, p) for i, p in enumerate(puzzles, 1)]
-    return tasks
+    return Collected(tasks, unreadable)
 
 
 def where() -> str:

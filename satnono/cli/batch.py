@@ -20,19 +20,21 @@ from .status import ExitStatus
 def run(args: argparse.Namespace) -> int:
     from ..batch import DOS, Job, collect, done, engine, open_journal, plan
     from ..batch.journal import again, append, drop
+    from ..io.words import batch_summary
 
     if args.do not in DOS:
         raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
     job = Job(args.do, args.timeout or 60.0, args.backend, args.workers, args.method)
     if args.method != "auto" and args.do != "count":
         raise UsageError("--method goes with --do count")
-    tasks = collect(args.paths, say)
-    if not tasks:
+    found = collect(args.paths)
+    tasks = found.tasks
+    if not tasks and not found.unreadable:
         raise UsageError("no puzzles in the files and folders given")
     if args.retry_timeouts and not args.output:
         raise UsageError("--retry-timeouts goes with -o FILE (the results to retry)")
     already = done(args.output)
-    redo = again(already, {t.key for t in tasks}, args.retry_timeouts)
+    redo = again(already, {t.key for t in tasks}, args.retry_timeouts, found.unreadable)
     if redo:
         drop(args.output, set(redo))
         already = {k: r for k, r in already.items() if k not in redo}
@@ -47,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     started = time.monotonic()
     try:
+        for bad in found.unreadable:  # a record each, once
+            if bad.key not in already:
+                append(out, bad.record())
+                records.append(bad.record())
         say(f"batch: {len(todo)} puzzle(s), --do {job.do}, {job.timeout:g} s each, on "
             f"{runner.name}")
         chunks = plan(todo, runner.workers, slow=job.do in ("count", "check"))
@@ -62,8 +68,20 @@ def run(args: argparse.Namespace) -> int:
         runner.close()
         if out is not sys.stdout:
             out.close()
-    _summary(records, time.monotonic() - started)
-    return ExitStatus.OK
+    say("\n".join(batch_summary(records, time.monotonic() - started)))
+    before = [already[u.key] for u in found.unreadable if u.key in already]
+    if before:
+        say(f"batch: {len(before)} file(s) still cannot be read; their records say why")
+    return _status(records + before)
+
+
+def _status(records: list[dict[str, Any]]) -> int:
+    """0 when every puzzle got its answer (a time-out is an answer: the record says so);
+    else 2 where a file could not be read, 6 where a puzzle's process failed."""
+    errors = [r for r in records if r["verdict"] == "error"]
+    if any(r["index"] for r in errors):
+        return ExitStatus.FAILED
+    return ExitStatus.BAD_INPUT if errors else ExitStatus.OK
 
 
 def _records(chunks: Iterable[list[dict[str, Any]]]) -> Iterator[dict[str, Any]]:
@@ -100,22 +118,6 @@ def _progress(records: Iterator[dict[str, Any]], total: int
             yield record
 
 
-def _summary(records: list[dict[str, Any]], seconds: float) -> None:
-    if not records:
-        say("batch: nothing left to do")
-        return
-    verdicts = Counter(r["verdict"] for r in records)
-    parts = ", ".join(f"{v} {n}" for v, n in verdicts.most_common())
-    say(f"batch: {len(records)} puzzle(s) in {seconds:.1f} s ({len(records) / seconds:.1f}/s): "
-        f"{parts}")
-    slow = sorted(records, key=lambda r: -r["seconds"])[:5]
-    say("slowest: " + "; ".join(f"{r['key']} {r['seconds']:.2f} s ({r['verdict']})"
-                                for r in slow))
-    for r in records:
-        if r["verdict"] == "error":
-            say(f"error: {r['key']}: {r['error']}")
-
-
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("batch", help="validate, solve, count or check every puzzle of files "
                        "and folders, here or on a Dask cluster",
@@ -128,7 +130,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                        "verdict timeout, exact false and at_least N (what it had found); "
                        "with an estimate instead (auto's last quarter of --timeout, or "
                        "--method approx), verdict estimate, with estimate, low, high, "
-                       "epsilon and delta.")
+                       "epsilon and delta. A file in a folder that cannot be read gets a "
+                       "record too (index 0, verdict error). Exit 0 when every puzzle ran (a "
+                       "time-out is a result), 2 when a file could not be read, 6 when a "
+                       "puzzle's process failed.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="puzzle files or folders")
     p.add_argument("--do", default="validate", metavar="WHAT",
                    help="validate (the default: unique, multiple or none), solve (the same, "

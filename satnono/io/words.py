@@ -5,7 +5,7 @@ wording of it lives here, beside the other outputs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.verdict import Ending, Level, Verdict
 from ..pipeline import UNIQUENESS_LIMIT
@@ -134,3 +134,21 @@ def rating_words(rating: Rating) -> str:
     if rating.level is Level.SEARCH:
         parts.append(f"{rating.nodes} search nodes, depth {rating.max_depth}")
     return head + "; " + ", ".join(parts)
+
+
+def batch_summary(records: list[dict[str, Any]], seconds: float) -> list[str]:
+    """A batch's last lines: how many, how fast, the verdicts, the slowest, each error."""
+    from collections import Counter
+
+    if not records:
+        return ["batch: nothing left to do"]
+    verdicts = Counter(r["verdict"] for r in records)
+    parts = ", ".join(f"{v} {n}" for v, n in verdicts.most_common())
+    lines = [f"batch: {len(records)} record(s) in {seconds:.1f} s "
+             f"({len(records) / seconds:.1f}/s): {parts}"]
+    slow = sorted((r for r in records if r["index"]), key=lambda r: -r["seconds"])[:5]
+    if slow:
+        lines.append("slowest: " + "; ".join(f"{r['key']} {r['seconds']:.2f} s "
+                                             f"({r['verdict']})" for r in slow))
+    lines += [f"error: {r['key']}: {r['error']}" for r in records if r["verdict"] == "error"]
+    return lines
