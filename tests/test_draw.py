@@ -83,3 +83,34 @@ def test_a_huge_puzzle_gets_a_cell_size_that_fits_by_default():
     assert draw.layout(p, None, False).cell == 2  # a picture of about 1000 px a side
     small = Puzzle([(1,)] * 10, [(1,)] * 10)
     assert draw.layout(small, None, True).cell == 28  # unchanged where it fits
+
+
+def test_a_clue_number_fits_its_cell_at_every_cell_size():
+    """Pillow's own measure of each clue number, drawn as render draws it, leaves a
+    neighbour's number room: two-digit column clues in 8-pixel cells ran into each
+    other."""
+    from PIL import ImageFont
+
+    from satnono.io.draw import _font_size
+
+    for cell in range(6, 40):
+        for text in ("7", "24", "137"):
+            size = _font_size(cell, text)
+            left, _, right, _ = ImageFont.load_default(size=size).getbbox(text)
+            # the smallest font (3 px) is the floor: three digits in 6 px do not fit
+            assert right - left <= cell - 1 or size == 3, (cell, text, size)
+
+
+def test_render_says_when_a_cell_is_too_small_for_readable_clues(tmp_path, capsys):
+    from satnono import Solution, puzzle_from_picture, save
+    from satnono.cli import main
+
+    rows = tuple((1 << 20) - 1 if r % 5 else 0b10101010101010101010 for r in range(24))
+    path = tmp_path / "tall.non"  # columns of 24: two-digit clues
+    save(puzzle_from_picture(Solution(20, rows)), str(path))
+    assert main(["render", str(path), "--blank", "--cell", "8", "-o",
+                 str(tmp_path / "a.png")]) == 0
+    assert "--cell 11 or more keeps them readable" in capsys.readouterr().err
+    assert main(["render", str(path), "--blank", "--cell", "11", "-o",
+                 str(tmp_path / "b.png")]) == 0
+    assert "readable" not in capsys.readouterr().err

@@ -84,8 +84,31 @@ def _cells(puzzle: Puzzle, grid: list[list[int | None]] | None):
                 yield r, c, v
 
 
+#: the smallest clue font that reads, in pixels
+READABLE = 6
+
+
+def _text_width(size: int, digits: int) -> float:
+    """About how wide ``digits`` digits are at font ``size``: a digit is 0.6 em in DejaVu
+    Sans and Pillow's default font, and a pixel more for the glyphs' sides."""
+    return digits * 0.6 * size + 1
+
+
 def _font_size(cell: int, text: str) -> int:
-    return max(6, int(cell * (0.62 if len(text) <= 2 else 0.48 if len(text) == 3 else 0.38)))
+    """A clue number's font: large in a large cell, and never wider than its cell less a
+    pixel each side (two-digit column clues in 8-pixel cells ran into each other)."""
+    size = max(READABLE, int(cell * (0.62 if len(text) <= 2 else 0.48 if len(text) == 3
+                                     else 0.38)))
+    while size > 3 and _text_width(size, len(text)) > cell - 2:
+        size -= 1
+    return size
+
+
+def readable_cell(puzzle: Puzzle) -> int:
+    """The smallest cell in which every clue number gets a readable font."""
+    digits = max((len(str(n)) for line in (*puzzle.rows, *puzzle.columns) for n in line),
+                 default=1)
+    return next(c for c in range(1, 1000) if _text_width(READABLE, digits) <= c - 2)
 
 
 def _rules(puzzle: Puzzle, lay: Layout):
