@@ -441,3 +441,25 @@ def test_make_with_a_wrong_size_says_so_without_a_file_name(capsys, tmp_path):
         assert main(["make", str(pic), "--size", size]) == 2
         assert capsys.readouterr().err == f"satnono: --size {size!r}: {says}" + (
             ", e.g. 30x20\n" if "WIDTH" in says else "\n")
+
+
+def test_make_brings_a_photo_down_to_a_size_people_solve_and_says_so(tmp_path, capsys):
+    from PIL import Image, ImageDraw
+
+    from satnono.io.formats import load
+
+    photo = tmp_path / "photo.png"
+    im = Image.new("RGB", (800, 600), "white")
+    ImageDraw.Draw(im).ellipse((100, 100, 700, 500), fill="black")
+    im.save(photo)
+    out = tmp_path / "p.non"
+    assert main(["make", str(photo), "-o", str(out), "--no-rating"]) == 0
+    assert f"{photo}: an image of 800x600 pixels, made into 100x75 cells" in \
+        capsys.readouterr().err
+    assert load(str(out)).size == "100x75"
+    assert main(["make", str(photo), "-o", str(out), "--size", "40x30", "--no-rating"]) == 0
+    assert "made into" not in capsys.readouterr().err and load(str(out)).size == "40x30"
+    small = tmp_path / "small.png"
+    im.resize((60, 45)).save(small)
+    assert main(["make", str(small), "-o", str(out), "--no-rating"]) == 0
+    assert "made into" not in capsys.readouterr().err and load(str(out)).size == "60x45"

@@ -48,7 +48,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--colours", "--colors", type=colours, metavar="K",
                    help="a colour puzzle: the image reduced to K block colours and a "
                    "background, its lightest colour (written as json unless --to webpbn)")
-    p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first")
+    p.add_argument("--size", metavar="WxH", help="images: scale to W×H cells first (default: "
+                   "as they are, or to 100 cells on the longer side if larger)")
     p.add_argument("--title", help="the puzzle's title (default: the picture's name)")
     add_timeout(p, "time limit for the check")
     add_workers(p, CHECK_WORKERS, default=1)
@@ -60,7 +61,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from ..analyze.check import check
     from ..io.formats import FORMATS, format_for_extension, shown, write_puzzle
-    from ..io.image import load_colour_picture, load_picture, parse_size
+    from ..io.image import default_size, load_colour_picture, load_picture, parse_size
     from ..io.output import atomic_output
     from ..io.words import check_report
     from ..model.puzzle import Puzzle, puzzle_from_colours, puzzle_from_picture, validate
@@ -77,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{fmt} is written for black-and-white puzzles only; write a colour "
                          "puzzle as json or webpbn")
     size = parse_size(args.size) if args.size else None
+    fitted = None if size else default_size(args.picture)
+    if fitted:
+        (w, h), size = fitted
+        say(f"{shown(args.picture)}: an image of {w}x{h} pixels, made into {size[0]}x{size[1]} "
+            "cells (--size WxH gives other sizes)")
     title = args.title or ("" if args.picture == "-" else
                            os.path.splitext(os.path.basename(args.picture))[0])
     puzzle: Puzzle

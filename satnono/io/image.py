@@ -53,6 +53,30 @@ def _read_bounded(path: str) -> bytes:
     return data
 
 
+#: an image larger than this many cells a side is scaled down to it unless --size says
+#: otherwise: a photo of 800×600 pixels made a puzzle no one solves, that took the check
+#: past its time limit; the puzzles people solve are up to about a hundred a side
+FIT = 100
+
+
+def default_size(path: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where ``path`` is an image larger than :data:`FIT` cells a side: its size and the
+    size that fits, the aspect kept (read from the header: nothing is decoded)."""
+    if path == "-" or not is_image(path):
+        return None
+    try:
+        from PIL import Image
+
+        with Image.open(path) as img:
+            w, h = img.size
+    except Exception:  # unreadable: the read itself says why
+        return None
+    if max(w, h) <= FIT:
+        return None
+    scale = FIT / max(w, h)
+    return (w, h), (max(1, round(w * scale)), max(1, round(h * scale)))
+
+
 def _open(path: str, mode: str, size: tuple[int, int] | None, data: bytes | None) -> Any:
     """The image in ``mode`` ("L" or "RGB"), transparent pixels white, scaled to ``size``."""
     try:
