@@ -50,12 +50,13 @@ def test_the_variables_the_binding_finds_free_are_counted(clauses, sampling, mod
 
 
 def test_an_estimate_is_never_a_count():
-    res = count(Puzzle(((1,),) * 8, ((1,),) * 8), "approx")  # 8! = 40,320
+    res = count(Puzzle(((1,),) * 8, ((1,),) * 8), "approx", exact_first=0)  # 8! = 40,320
     assert not res.complete and res.method == "approxmc" and res.count == 0
     e = res.estimate
     assert e is not None and e.low <= 40_320 <= e.high and e.value > 1000
     assert (e.epsilon, e.delta) == (0.8, 0.2)
-    tight = count(Puzzle(((1,),) * 8, ((1,),) * 8), "approx", epsilon=0.3, delta=0.1)
+    tight = count(Puzzle(((1,),) * 8, ((1,),) * 8), "approx", epsilon=0.3, delta=0.1,
+                  exact_first=0)
     assert tight.estimate is not None and tight.estimate.high / tight.estimate.low < 1.7
     assert tight.estimate.low <= 40_320 <= tight.estimate.high
 
@@ -93,7 +94,33 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
-def test_the_cli_prints_an_estimate_as_one(tmp_path):
+def test_an_estimate_asked_for_is_an_exact_count_where_one_comes_first(tmp_path):
+    """--approx gives the exact methods a few seconds first: 8! is counted exactly in a
+    fraction of one, the better answer, and said to be exact."""
+    path = tmp_path / "perm8.json"
+    path.write_text(json.dumps({"rows": [[1]] * 8, "columns": [[1]] * 8}))
+    out = _cli(str(path), "--approx")
+    assert out.returncode == 0 and out.stdout == "40320\n", out.stderr
+    assert "exact: it came within the 5 s an estimate lets the exact methods try first" in \
+        out.stderr
+    res = count(Puzzle(((1,),) * 8, ((1,),) * 8), "approx")
+    assert res.complete and res.count == 40_320 and res.estimate is None
+
+
+def test_the_cli_prints_an_estimate_as_one(tmp_path, monkeypatch, capsys):
+    from satnono.analyze import count as counting
+    from satnono.cli import main
+
+    monkeypatch.setattr(counting, "EXACT_FIRST", 0)  # the estimate alone
+
+    def _cli(*args: str) -> subprocess.CompletedProcess:  # in this process, patched
+        try:
+            status = main(["count", *args])
+        except SystemExit as exc:  # a usage error
+            status = int(exc.code or 0)
+        got = capsys.readouterr()
+        return subprocess.CompletedProcess(args, status, got.out, got.err)
+
     path = tmp_path / "perm8.json"
     path.write_text(json.dumps({"rows": [[1]] * 8, "columns": [[1]] * 8}))
     out = _cli(str(path), "--approx")
@@ -138,7 +165,7 @@ def test_estimates_hold_their_bounds_on_fifteen_exactly_counted_puzzles():
         exact = count(p, "compiled" if usable(p) else "ganak", timeout=10)
         if not exact.complete or not 100 <= exact.count <= 10**6:
             continue
-        est = count(p, "approx", timeout=60).estimate
+        est = count(p, "approx", timeout=60, exact_first=0).estimate
         assert est is not None
         seen.append((exact.count, est.value))
         assert est.low <= exact.count <= est.high, seen

@@ -96,7 +96,7 @@ def _records(text: str) -> list[dict]:
 
 
 @pytest.mark.full
-def test_every_command_writes_records_of_one_schema(tmp_path):
+def test_every_command_writes_records_of_one_schema(tmp_path, monkeypatch, capsys):
     jsonschema = pytest.importorskip("jsonschema")
     from satnono.io.records import COMMON, SCHEMA
 
@@ -115,8 +115,14 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
                              "--timeout", "4").stdout,
         "count timeout": run("count", str(perm(tmp_path, 12)), "--json", "--timeout", "1",
                              "--threshold", "10").stdout,
-        "count estimate": run("count", str(perm(tmp_path, 7)), "--json", "--approx").stdout,
+        "count approx, exact": run("count", str(perm(tmp_path, 7)), "--json",
+                                   "--approx").stdout,
     }
+    from satnono.analyze import count as counting
+
+    monkeypatch.setattr(counting, "EXACT_FIRST", 0)  # the estimate alone, in this process
+    assert main(["count", str(perm(tmp_path, 7)), "--json", "--approx"]) == 0
+    outputs["count estimate"] = capsys.readouterr().out
     out = tmp_path / "o.json"
     assert main(["solve", str(two), "-o", str(out)]) == 0
     outputs["solve -o"] = out.read_text()
@@ -131,6 +137,8 @@ def test_every_command_writes_records_of_one_schema(tmp_path):
     assert _records(outputs["count"])[1]["count"] == 2
     (timed_out,) = _records(outputs["check timeout"])
     assert timed_out["ending"] == "time limit" and timed_out["verdict"] is None
+    (exact,) = _records(outputs["count approx, exact"])  # 7! comes within the first seconds
+    assert exact["exact"] is True and exact["count"] == 5040
     (estimate,) = _records(outputs["count estimate"])
     assert estimate["exact"] is False and estimate["low"] <= 5040 <= estimate["high"]
 

@@ -48,6 +48,10 @@ from .counting import (
 METHODS = tuple(m.value for m in CountMethod)
 #: the share of auto's time limit kept for an estimate when the exact count is not done
 APPROX_SHARE = 0.25
+#: seconds the exact methods get before an estimate is asked for (``approx``): an exact
+#: count that comes that soon is the better answer (tcga2015 #400: the exact count 2.6 s,
+#: ApproxMC's estimate 9.8 s)
+EXACT_FIRST = 5.0
 __all__ = ["APPROX_SHARE", "CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESHOLD", "CountResult",
            "count"]
 
@@ -55,13 +59,16 @@ __all__ = ["APPROX_SHARE", "CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESH
 def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
           backend: str = DEFAULT, timeout: float | None = None, threshold: int = THRESHOLD,
           workers: int = 1, parts: int | None = None, epsilon: float = EPSILON,
-          delta: float = DELTA, seed: int = 1, **unknown: object) -> CountResult:
+          delta: float = DELTA, seed: int = 1, exact_first: float | None = None,
+          **unknown: object) -> CountResult:
     """Count every solution of ``puzzle`` exactly (or, when ``timeout`` runs out, return a
     lower bound marked incomplete). ``auto`` with a ``timeout`` keeps the last
     :data:`APPROX_SHARE` of it for ApproxMC when the exact count has not finished by then:
     the result is still incomplete, with an :class:`~satnono.analyze.approx.Estimate` whose
     bounds hold with probability ≥ 1 − ``delta`` (``approx`` asks for the estimate alone;
-    ``seed`` is ApproxMC's). ``backend`` enumerates (the sat backend's residual is then what
+    ``seed`` is ApproxMC's; the exact methods get ``exact_first`` seconds before it
+    (:data:`EXACT_FIRST` unless given), and an exact count that comes that soon is returned
+    instead). ``backend`` enumerates (the sat backend's residual is then what
     Ganak counts too). ``workers`` is, as everywhere, how many processes work on the puzzle:
     with the sat backend the count is split into ``parts``
     (:data:`~satnono.analyze.counting.PARTS_PER_WORKER` per worker unless given) counted
@@ -75,7 +82,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     if unknown:
         raise UnknownOption(f"count takes no option {', '.join(map(repr, unknown))} "
                             "(its options: method, backend, timeout, threshold, workers, "
-                            "parts, epsilon, delta, seed)")
+                            "parts, epsilon, delta, seed, exact_first)")
     try:
         method = CountMethod(method)
     except ValueError:
@@ -97,7 +104,22 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
         if not cnf or workers > 1 or parts:
             raise UsageError("an estimate is ApproxMC's, in one process: leave out the "
                              "backend, the workers and the parts")
-        return estimate_count(puzzle, Clock(Deadline.after(timeout)), epsilon, delta, seed)
+        clock = Clock(Deadline.after(timeout))
+        if exact_first is None:
+            exact_first = EXACT_FIRST
+        if isinstance(exact_first, bool) or not isinstance(exact_first, (int, float)) \
+                or not exact_first >= 0:
+            raise UsageError(f"exact_first is a number of seconds from 0, not {exact_first!r}")
+        found = 0
+        if exact_first:
+            exact = _exact(puzzle, CountMethod.AUTO, row.name, clock.within(exact_first),
+                           threshold, {})
+            if exact.complete:
+                exact.why = (f"exact: it came within the {exact_first:g} s an estimate lets "
+                             "the exact methods try first")
+                return exact
+            found = exact.count
+        return estimate_count(puzzle, clock, epsilon, delta, seed, found=found)
     if parts is not None and not cnf:
         raise UsageError(f"a count is split into parts with the {CNF_BACKEND} backend only")
     if cnf and (workers > 1 or parts):

@@ -128,6 +128,14 @@ class Clock:
         out.started = self.started
         return out
 
+    def within(self, seconds: float) -> Clock:
+        """This clock with its deadline at most ``seconds`` from now."""
+        at = time.monotonic() + seconds
+        d = self.deadline
+        out = Clock(d if d.at is not None and d.at <= at else Deadline(at, seconds))
+        out.started = self.started
+        return out
+
     def result(self, n: int, complete: bool, method: str, stats: Stats | None = None,
                res: Residual | None = None, cells: int = 0) -> CountResult:
         out = CountResult(n, complete, method, time.monotonic() - self.started, cells)
