@@ -108,8 +108,10 @@ def test_check_solve_count_and_export_answer_as_the_library_does(server):
     assert data["estimate"] is None  # a count, not an estimate
     status, data = server.post("/api/export", {"puzzle": p, "what": "non"})
     assert status == 200 and data["name"] == "puzzle.non" and "rows" in data["text"]
-    for what, name in (("webpbn", "puzzle.xml"), ("japan", "puzzle.dat"),
-                       ("mathprog", "puzzle.dat"), ("taai", "puzzle.txt")):
+    # each format its own name, so that two exports never become "puzzle (1).txt"
+    for what, name in (("webpbn", "puzzle.xml"), ("japan", "puzzle-japan.dat"),
+                       ("mathprog", "puzzle-mathprog.dat"), ("taai", "puzzle-taai.txt"),
+                       ("spoj", "puzzle-spoj.txt")):
         status, data = server.post("/api/export", {"puzzle": p, "what": what})
         assert status == 200 and data["name"] == name
     colour = json.dumps({"rows": [[[1, "red"], [1, "blue"]]],
@@ -125,7 +127,12 @@ def test_check_solve_count_and_export_answer_as_the_library_does(server):
     with urllib.request.urlopen(server.url + "/api/info") as res:
         offered = json.loads(res.read())["exports"]
     assert {e["what"]: e["colour"] for e in offered}["japan"] is False
-    assert all(e["name"].startswith(("puzzle.", "solution.")) for e in offered)
+    assert all(e["name"].startswith("puzzle") for e in offered)
+    assert len({e["name"] for e in offered}) == len(offered)  # no two alike
+    titled = json.dumps({"title": "Cup of tea / 2", "rows": [[1]], "columns": [[1]]})
+    for what, name in (("non", "Cup-of-tea-2.non"), ("solution.png", "Cup-of-tea-2-solution.png")):
+        status, data = server.post("/api/export", {"puzzle": titled, "what": what})
+        assert status == 200 and data["name"] == name
     status, data = server.post("/api/export", {"puzzle": p, "what": "solution.svg"})
     assert status == 200 and data["text"].startswith("<svg")
     import base64
@@ -377,7 +384,7 @@ def test_draw_check_open_solve_replay_count_export_in_chromium(server, browser, 
     d.find_element(By.ID, "export").click()
     _wait(d, lambda d: "Exported" in d.find_element(By.ID, "message").text)
     exported = d.execute_script("return state.exported")
-    assert exported["name"] == "puzzle.json" and json.loads(exported["text"])["rows"]
+    assert exported["name"] == "Cup-of-tea.json" and json.loads(exported["text"])["rows"]
     # a file dropped on the page opens as one chosen does
     d.execute_script("""
         const dt = new DataTransfer();

@@ -259,17 +259,30 @@ def exports() -> list[dict[str, Any]]:
                   for pic in PICTURES]
 
 
-def _export_name(fmt: str) -> str:
-    """``puzzle`` with the format's own extension (``.txt`` for those known by content)."""
-    from ..io.formats import FORMATS
+def _stem(title: str | None) -> str:
+    """A file name's stem from the puzzle's title (letters, digits, ``-`` and ``_``), else
+    ``puzzle``: every export was ``puzzle.*``, and a browser saved the second as
+    ``puzzle (1).txt``."""
+    import re
+
+    stem = re.sub(r"[^\w-]+", "-", title or "").strip("-_")[:60]
+    return stem or "puzzle"
+
+
+def _export_name(fmt: str, title: str | None = None) -> str:
+    """The title's stem with the format's own extension; a format that shares its
+    extension (``.dat``) or has none (``.txt``) adds its name: ``cup-japan.dat``."""
+    from ..io.formats import FORMATS, PUZZLE_WRITERS
 
     exts = FORMATS[fmt].extensions
-    return "puzzle" + (exts[0] if exts else ".txt")
+    shared = not exts or any(exts[0] in FORMATS[other].extensions
+                             for other in PUZZLE_WRITERS if other != fmt)
+    return f"{_stem(title)}{'-' + fmt if shared else ''}{exts[0] if exts else '.txt'}"
 
 
-def _picture_name(what: str) -> str:
+def _picture_name(what: str, title: str | None = None) -> str:
     kind, ext = what.split(".")
-    return f"{'puzzle' if kind == 'blank' else 'solution'}.{ext}"
+    return f"{_stem(title)}-{kind}.{ext}"
 
 
 def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
@@ -290,7 +303,7 @@ def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, 
             if not sols:
                 raise UsageError("the puzzle has no solution to draw")
             grid = draw.solution_grid(sols[0])
-        name = _picture_name(what)
+        name = _picture_name(what, p.title)
         if ext == "svg":
             return {"name": name, "type": "image/svg+xml", "text": draw.svg(p, grid)}
         return {"name": name, "type": "image/png", "base64": True,
@@ -300,4 +313,5 @@ def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, 
                          f"{', '.join(list(PUZZLE_WRITERS) + list(PICTURES))})")
     if not p.palette.black_and_white and not FORMATS[what].writes_colour:
         raise UsageError(f"{what} holds black-and-white puzzles only; this one is in colour")
-    return {"name": _export_name(what), "type": "text/plain", "text": write_puzzle(p, what)}
+    return {"name": _export_name(what, p.title), "type": "text/plain",
+            "text": write_puzzle(p, what)}
