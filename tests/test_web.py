@@ -401,6 +401,26 @@ def test_draw_check_open_solve_replay_count_export_in_chromium(server, browser, 
 
 
 @needs_browser
+@pytest.mark.parametrize("width", ["-3", "2.5", "0", "999"])
+def test_a_wrong_width_is_said_and_the_drawing_kept_in_chromium(server, browser, width):
+    """A width of -3 silently became 1: now the page says what a side may be and keeps
+    the drawing it had."""
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server.url + "/")
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
+    before = len(d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
+    box = d.find_element(By.ID, "width")
+    box.clear()
+    box.send_keys(width)
+    d.find_element(By.ID, "new").click()
+    said = _wait(d, lambda d: d.find_element(By.ID, "message").text)
+    assert said.startswith("The width must be a whole number from 1 to "), said
+    assert len(d.find_elements(By.CSS_SELECTOR, "#grid td.cell")) == before
+
+
+@needs_browser
 def test_colour_drawing_in_chromium(server, browser):
     from selenium.webdriver.common.by import By
 

@@ -447,9 +447,20 @@ async function openText() {
   if (data) opened(data);
 }
 
+// a side typed in: a whole number in the box's range, or said to be wrong (a width of -3
+// silently became 1)
+function side(id) {
+  const box = $(id), v = Number(box.value), most = Number(box.max) || 200;
+  if (box.value.trim() === "" || !Number.isInteger(v) || v < 1 || v > most) {
+    note(`The ${id} must be a whole number from 1 to ${most}, not "${box.value}".`, true);
+    return null;
+  }
+  return v;
+}
+
 function newDrawing() {
-  const w = Math.max(1, Math.min(200, +$("width").value || 10));
-  const h = Math.max(1, Math.min(200, +$("height").value || 10));
+  const w = side("width"), h = w === null ? null : side("height");
+  if (w === null || h === null) return;
   if (w * h > state.cells) {
     note(`${w}×${h} is ${w * h} cells; this server checks, solves and counts puzzles of up to ${state.cells} cells (satnono serve --max-cells N).`, true);
     return;
