@@ -51,6 +51,15 @@ class ParseError(SatnonoError):
         return f"{where}: {self.message}"
 
 
+class UnknownFormat(ParseError):
+    """Content in none of the formats satnono reads, and no format named: each interface
+    says how to name one (the command line's ``--from``, the library's ``fmt``)."""
+
+    def hinted(self, how: str) -> UnknownFormat:
+        """The same error, saying ``how`` a format is named where it is raised."""
+        return UnknownFormat(f"{self.message}; {how}", self.path, self.line)
+
+
 class InvalidPuzzle(SatnonoError):
     """Clues that no grid could satisfy for a plain reason (a clue too long, totals differ),
     or a puzzle built from values that are not clues."""

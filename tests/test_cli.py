@@ -150,7 +150,9 @@ def test_missing_file_and_unknown_format(tmp_path):
     assert r.returncode == 2 and "cannot read the file" in r.stderr
     (tmp_path / "x.txt").write_text("what is this\n")
     r = run("solve", str(tmp_path / "x.txt"))
-    assert r.returncode == 2 and "unknown puzzle format" in r.stderr
+    assert r.returncode == 2 and "x.txt: not a puzzle in any format satnono reads (json, " \
+        in r.stderr
+    assert r.stderr.rstrip().endswith("; --from FORMAT names one ('satnono formats' lists them)")
 
 
 @pytest.mark.parametrize("command", [

@@ -104,8 +104,11 @@ def lengths_of(p):
 
 
 def test_unknown_format_is_a_parse_error():
-    with pytest.raises(ParseError, match="unknown puzzle format"):
+    from satnono.errors import UnknownFormat
+
+    with pytest.raises(UnknownFormat, match="not a puzzle in any format satnono reads") as err:
         read_bytes(b"hello world\n", "x.txt")
+    assert isinstance(err.value, ParseError) and "--from" not in str(err.value)  # the CLI's
 
 
 def _seed_files() -> list[bytes]:

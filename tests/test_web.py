@@ -195,6 +195,14 @@ def test_bad_input_gets_the_one_line_message_and_no_traceback(server):
     assert status == 400 and "unknown export 'x'" in data["error"]
     import base64
 
+    status, data = server.post("/api/open", {"name": "pasted", "data": base64.b64encode(
+        b"hello world\n").decode()})  # what the page has is what it suggests, not --from
+    assert status == 400 and data["error"].startswith("pasted: not a puzzle in any format")
+    assert data["error"].endswith("; the page reads puzzle files in those formats, and "
+                                  "pictures (PNG, GIF, BMP, JPEG)")
+    assert "--from" not in data["error"]
+    import base64
+
     status, data = server.post("/api/open", {"name": "bad.non",
                                              "data": base64.b64encode(b"width 2\n").decode()})
     assert status == 400 and data["error"].startswith("bad.non") and "Traceback" not in str(data)

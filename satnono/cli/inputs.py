@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..errors import UsageError
+from ..errors import UnknownFormat, UsageError
 from ..model.puzzle import Puzzle
 from .options import say
 
@@ -45,7 +45,11 @@ def within_the_limit(args: argparse.Namespace, read: Callable[[], T]) -> T:
     deadline = counted_from(time.monotonic() if started is None else started,
                             getattr(args, "timeout", None))
     with reading(deadline, shown(getattr(args, "puzzle", None) or args.picture)):
-        got = read()
+        try:
+            got = read()
+        except UnknownFormat as exc:
+            raise exc.hinted("--from FORMAT names one ('satnono formats' lists them)"
+                             ) from None
     if deadline.limited:
         args.timeout = deadline.left()
     return got

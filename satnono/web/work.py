@@ -13,7 +13,7 @@ import base64
 import time
 from typing import Any
 
-from ..errors import SearchTimeout, UsageError
+from ..errors import SearchTimeout, UnknownFormat, UsageError
 from ..io.formats import jsonfmt, read_bytes, write_puzzle
 from ..model.puzzle import Puzzle
 
@@ -60,7 +60,11 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
             return opened
         p = opened
     else:
-        puzzles = read_bytes(data, name)
+        try:
+            puzzles = read_bytes(data, name)
+        except UnknownFormat as exc:
+            raise exc.hinted("the page reads puzzle files in those formats, and pictures "
+                             "(PNG, GIF, BMP, JPEG)") from None
         p, many = puzzles[0], len(puzzles)
     out = described(_within(p, max_cells))
     if many > 1:

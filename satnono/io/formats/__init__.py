@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...errors import ParseError, UnsupportedOutput, UsageError
+from ...errors import ParseError, UnknownFormat, UnsupportedOutput, UsageError
 from ...model.puzzle import Puzzle, validate
 from . import (
     griddler,
@@ -103,8 +103,8 @@ def detect(path: str, data: bytes) -> Format:
     """The format of a file: extension first, content where that is ambiguous or missing."""
     found = _candidates(path, data)
     if not found:
-        raise ParseError("unknown puzzle format (give it with --from; known: "
-                         + ", ".join(FORMATS) + ")", path, None)
+        raise UnknownFormat("not a puzzle in any format satnono reads (" + ", ".join(FORMATS)
+                            + ")", path, None)
     return found[0]
 
 
