@@ -441,6 +441,11 @@ def test_colour_drawing_in_chromium(server, browser):
         box.send_keys(value)
     d.find_element(By.ID, "new").click()
     _cell(d, 0, 0).click()  # black
+    # the picker is set apart and named, not a swatch among the palette's inks
+    adding = d.find_element(By.ID, "adding")
+    assert adding.text.startswith("new colour")
+    assert not d.find_elements(By.CSS_SELECTOR, "#palette #newcolour")
+    assert adding.value_of_css_property("border-left-style") == "solid"
     d.find_element(By.ID, "addcolour").click()  # the colour input's red, chosen at once
     _cell(d, 0, 1).click()
     _cell(d, 1, 1).click()
