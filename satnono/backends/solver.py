@@ -122,29 +122,33 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
         s.configure(dict(CADICAL_SAT_CONFIG))
     for start in range(0, len(clauses), LOAD_CHUNK):
         if start:
-            with deleted(s, keep=True):
+            try:
                 deadline.check()
+            except BaseException as error:
+                _discard(s, error)
+                raise
         s.append_formula(clauses[start:start + LOAD_CHUNK])
     steer(s, name, seed, forced, focused)
     return s
 
 
 @contextmanager
-def deleted(s: Any, keep: bool = False) -> Iterator[Any]:
-    """``s`` (a loaded solver), deleted when the block ends (``keep``: only when it ends
-    with an error). One holding millions of clauses takes a second to delete, so after a
-    time limit ran out it is left to the process's end where that comes next
-    (:func:`~satnono.runtime.memory.left_to_the_end`)."""
+def deleted(s: Any) -> Iterator[Any]:
+    """``s`` (a loaded solver), deleted when the block ends (:func:`_discard` when it
+    ends with an error)."""
     try:
         yield s
-    except SearchTimeout:
-        if not left_to_the_end(s):
-            s.delete()
+    except BaseException as error:
+        _discard(s, error)
         raise
-    except BaseException:
-        s.delete()
-        raise
-    if not keep:
+    s.delete()
+
+
+def _discard(s: Any, error: BaseException) -> None:
+    """Delete ``s``, which ``error`` stopped; one holding millions of clauses takes a
+    second to delete, so after a time limit ran out it is left to the process's end where
+    that comes next (:func:`~satnono.runtime.memory.left_to_the_end`)."""
+    if not (isinstance(error, SearchTimeout) and left_to_the_end(s)):
         s.delete()
 
 

@@ -23,15 +23,12 @@ from ..runtime.interrupt import (
     noting_interrupt,
     swallowed_interrupts,
 )
+from ..runtime.memory import left_to_the_end
 from . import batch, bench, check, convert, count, encode, formats, make, render, serve, solve
 from .inputs import capped
 from .options import say
 from .status import EPILOG, ExitStatus, Parser, status_of
 
-#: the error a command of its own process ended with: its traceback's frames hold the
-#: work's data (a CNF of millions of clauses took half a second to free, past the time limit
-#: the message had kept), so they are left to the process's end (:mod:`satnono.entry`)
-UNFREED: list[BaseException] = []
 #: the commands, in the order ``--help`` lists them
 COMMANDS = (solve, count, check, make, render, convert, encode, batch, bench, serve, formats)
 
@@ -124,8 +121,9 @@ def main(argv: list[str] | None = None, restore_interrupt: bool = False,
             return _run(argv, started)
     except SatnonoError as exc:
         say(f"satnono: {exc}")
-        if own_process:  # its frames hold what the work built: the process's end frees it
-            UNFREED.append(exc)
+        # its traceback's frames hold what the work built (a CNF of millions of clauses:
+        # half a second to free): left to the process's end where that comes next
+        left_to_the_end(exc)
         return status_of(exc)
     except MemoryError:
         say("satnono: out of memory: this puzzle needs more than this machine has")

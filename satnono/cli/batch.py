@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         for bad in found.unreadable:  # a record each, once
             if bad.key not in already:
-                append(out, bad.record())
                 records.append(bad.record())
+                append(out, records[-1])
         say(f"batch: {len(todo)} puzzle(s), --do {job.do}, {job.timeout:g} s each, on "
             f"{runner.name}")
         chunks = plan(todo, runner.workers, slow=job.do in ("count", "check"))

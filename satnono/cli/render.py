@@ -82,9 +82,10 @@ def run(args: argparse.Namespace) -> int:
         grid = draw.solution_grid(sol)
     clues = not args.no_clues
     draw.check_size(puzzle, args.cell, clues)
-    if clues and args.cell is not None and args.cell < draw.readable_cell(puzzle):
+    readable = draw.readable_cell(puzzle)
+    if clues and args.cell is not None and args.cell < readable:
         say(f"{name}: clues are drawn small to fit cells of {args.cell} px; --cell "
-            f"{draw.readable_cell(puzzle)} or more keeps them readable")
+            f"{readable} or more keeps them readable")
     if kind == "png":
         with atomic_output(args.output, binary=True) as out:
             out.write(draw.png(puzzle, grid, clues=clues, cell=args.cell))

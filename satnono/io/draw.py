@@ -9,6 +9,7 @@ long clues widen the margins instead of overflowing them; every fifth grid line 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..model.puzzle import Puzzle
@@ -108,7 +109,7 @@ def readable_cell(puzzle: Puzzle) -> int:
     """The smallest cell in which every clue number gets a readable font."""
     digits = max((len(str(n)) for line in (*puzzle.rows, *puzzle.columns) for n in line),
                  default=1)
-    return next(c for c in range(1, 1000) if _text_width(READABLE, digits) <= c - 2)
+    return math.ceil(_text_width(READABLE, digits)) + 2
 
 
 def _rules(puzzle: Puzzle, lay: Layout):

@@ -135,4 +135,3 @@ def release_left() -> None:
         delete = getattr(thing, "delete", None)  # a SAT solver's memory is not Python's
         if callable(delete):
             delete()
-        del thing
