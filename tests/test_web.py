@@ -23,6 +23,8 @@ uvicorn = pytest.importorskip("uvicorn")
 
 from satnono.web.app import Limits, make_app  # noqa: E402
 
+from .conftest import wait_for  # noqa: E402
+
 #: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
 pytestmark = pytest.mark.full
 
@@ -577,21 +579,17 @@ def test_a_request_gets_its_memory_beyond_what_the_server_had():
     assert status == 400 and "more memory than this server gives" in answer["error"]
 
 
-def _page_served(port: int, within: float = 60) -> None:
+def _page_served(port: int) -> None:
     """Wait until the server at ``port`` answers a request for its page."""
-    import time
-    import urllib.request
 
-    end = time.monotonic() + within
-    while True:
+    def served() -> bool:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
-                assert r.status == 200
-                return
+                return r.status == 200
         except OSError:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.05)
+            return False
+
+    assert wait_for(served, 60), "the page was never served"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
