@@ -176,3 +176,42 @@ def test_the_sat_backend_gives_the_same_colour_solutions_whatever_the_search_bud
     puzzles += [puzzle_from_colours(random_colour_grid(rng, 7, 6, c, 0.35), palette(c))
                 for c in (2, 3, 2, 3)]
     search_budgets_agree(puzzles, ColourSearch, "native")
+
+
+def test_the_colour_search_keeps_the_time_limit_inside_a_slice():
+    """On a random colour picture of 700×700 cells (lines of ~400 blocks), settling the
+    root and its first probes take seconds inside one slice of work: the engine looks at
+    the clock itself, gives up at the deadline, and the search is over."""
+    import time
+
+    from satnono.errors import SearchTimeout
+    from satnono.runtime.deadline import Deadline
+
+    grid = random_colour_grid(random.Random(9), 700, 700, 3, 0.7)
+    search = ColourSearch(puzzle_from_colours(grid, palette(3)))
+    search.slice_ = 1 << 62  # one call: only the engine can keep the limit
+    started = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        search.lines_only(Deadline.after(0.05))
+        search.root_only(Deadline.after(0.05))
+    assert time.monotonic() - started < 0.5
+    assert search.engine.expired
+    with pytest.raises(SearchTimeout):
+        list(search.solutions(1, deadline=Deadline.after(60)))
+
+
+def test_line_logic_in_slices_is_that_of_one_go_in_colour():
+    """Settling the root in slices of work gives the root of one go."""
+    rng = random.Random(12)
+    for _ in range(20):
+        w, h = rng.randint(4, 70), rng.randint(4, 70)
+        colours = rng.choice([2, 3])
+        p = puzzle_from_colours(random_colour_grid(rng, w, h, colours, 0.6), palette(colours))
+        whole = ColourSearch(p)
+        whole.slice_ = 1 << 62
+        whole.lines_only()
+        for work in (0, 1, 500):
+            sliced = ColourSearch(p)
+            sliced.slice_ = work
+            sliced.lines_only()
+            assert sliced.root() == whole.root()

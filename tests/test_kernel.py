@@ -270,3 +270,44 @@ def test_a_cnf_with_probing_implications_has_the_same_models(puzzle):
         for model in s.enum_models():
             got.append(decode_solution(enc, [v for v in model if v > 0]))
     assert len(got) == len(set(got)) and set(got) == every
+
+
+def test_line_logic_in_slices_is_that_of_one_go():
+    """Line logic at the root runs in slices of work with the clock looked at between
+    them: the root and the line solves are those of one go, whatever the slice."""
+    rng = random.Random(11)
+    for _ in range(examples(30)):
+        w, h = rng.randint(4, 90), rng.randint(4, 90)
+        puzzle = puzzle_from_picture(random_picture(rng, w, h, rng.choice([0.5, 0.7])))
+        whole = Search(puzzle)
+        whole.slice_ = 1 << 62
+        whole.lines_only()
+        for work in (0, 1, 97):
+            sliced = Search(puzzle)
+            sliced.slice_ = work
+            sliced.lines_only()
+            assert sliced.root() == whole.root()
+            assert sliced.lines == whole.lines
+
+
+def test_line_logic_keeps_the_time_limit_on_a_huge_picture():
+    """Settling the lines of a random 2000×2000 picture takes about a second: it gives up
+    at the deadline, not at the fixpoint, and the search is over (every later call says
+    so, too)."""
+    import time
+
+    import pytest
+
+    from satnono.errors import SearchTimeout
+    from satnono.runtime.deadline import Deadline
+
+    puzzle = puzzle_from_picture(random_picture(random.Random(8), 2000, 2000, 0.5))
+    search = Search(puzzle)
+    search.slice_ = 1 << 62  # one call: the engine looks at the clock itself
+    started = time.monotonic()
+    with pytest.raises(SearchTimeout):
+        search.lines_only(Deadline.after(0.05))
+    assert time.monotonic() - started < 0.5
+    assert search.engine.expired
+    with pytest.raises(SearchTimeout):
+        list(search.solutions(1, deadline=Deadline.after(60)))

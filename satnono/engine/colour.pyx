@@ -21,6 +21,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
+from .clock cimport CHECK_EVERY, monotonic
 from .memory cimport _alloc, _grown
 
 from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
@@ -30,6 +31,8 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
 
 cdef uint64_t ONE = 1
+# no stop: propagation goes on to its fixpoint
+cdef int64_t MAX_COST = 0x7FFFFFFFFFFFFFFF
 
 # the search's phases: a node to propagate, its probing under way, the next colour of its
 # branch cell to try, back to the level above
@@ -43,6 +46,7 @@ cdef enum:
 FOUND = 1
 DONE = 2
 SLICE = 3
+EXPIRED = 4
 
 
 
@@ -106,6 +110,12 @@ cdef class ColourEngine:
     # the work so far (as the black-and-white search's; the cost counts a line of n cells
     # and k blocks as n × (k + 1))
     cdef public int64_t lines, nodes, depth, root, cost
+    # line logic at the root stops at ``stop_at`` cost (settle_lines); the clock (seconds,
+    # clock.pxd) is looked at when the cost passes ``check_at``, and past ``deadline`` (0:
+    # none) the call ends ``expired``, its state no longer a search's
+    cdef int64_t stop_at, check_at
+    cdef double deadline
+    cdef readonly bint expired
 
     def __dealloc__(self):
         free(self.sizes)
@@ -197,6 +207,7 @@ cdef class ColourEngine:
         self.solution = <int64_t*>_alloc(self.cells, 8)
         self.level, self.phase, self.probe_cell, self.probe_quiet, self.tick = 0, NEW, 0, 0, 0
         self.lines = self.nodes = self.depth = self.root = self.cost = 0
+        self.stop_at, self.check_at, self.deadline, self.expired = MAX_COST, CHECK_EVERY, 0.0, False
 
     # ------------------------------------------------------------ grids in and out
 
@@ -459,6 +470,11 @@ cdef class ColourEngine:
         cdef int64_t line, k, cell
         cdef int n, base, step, p
         while self.q_size > 0:
+            if self.cost >= self.check_at and self._late():
+                if self.expired:
+                    self._clear()  # out of time: the search is given up
+                    return False
+                return True  # out of work: the lines still queued wait for the next call
             line = self.queue[self.q_head]
             self.q_head = (self.q_head + 1) % self.nlines
             self.q_size -= 1
@@ -488,13 +504,40 @@ cdef class ColourEngine:
                         self._push(p)
         return True
 
-    def settle_lines(self):
-        """Line logic over every line of the root to a fixpoint."""
+    cdef bint _late(self) noexcept nogil:
+        """Whether line logic stops here: its work passed ``stop_at``, or the clock passed
+        the deadline (then ``expired``)."""
+        if self.expired:
+            return True
+        self.check_at = min(self.cost + CHECK_EVERY, self.stop_at)
+        if self.cost >= self.stop_at:
+            return True
+        if self.deadline > 0 and monotonic() > self.deadline:
+            self.expired = True
+            self.check_at = 0  # every later call stops at once, whatever its deadline
+            return True
+        return False
+
+    def limit_time(self, double seconds):
+        """Line logic gives up ``seconds`` from now (0: no limit), ending its call
+        ``expired``: a time limit kept inside one long call."""
+        self.deadline = monotonic() + seconds if seconds > 0 else 0.0
+
+    def settle_lines(self, bint first=True, int64_t work=-1):
+        """Line logic over every line of the root to a fixpoint (``first``: every line
+        queued; else going on from the last call): 0 a contradiction, 1 settled, 2 stopped
+        once ``work`` more cost (>= 0) was passed, so that the caller can look at the clock."""
         cdef int line
-        for line in range(self.nlines):
-            self._push(line)
+        cdef bint ok
+        if first:
+            for line in range(self.nlines):
+                self._push(line)
         self.trail_len = 0
-        return self.propagate(self.stack)
+        self.stop_at = self.cost + max(work, 1) if work >= 0 else MAX_COST  # a line at least
+        self.check_at = min(self.check_at, self.stop_at)
+        ok = self.propagate(self.stack)
+        self.stop_at = MAX_COST
+        return 0 if not ok else (2 if self.q_size > 0 else 1)
 
     cdef inline void _changed(self, int64_t cell) noexcept nogil:
         """``cell`` changed for good: its row and column carry the change clock's time."""
@@ -676,6 +719,8 @@ cdef class ColourEngine:
                     self._changed(self.branch[level - 1])
                 ok = self.propagate(g)
                 self._trail_changed()
+                if self.expired:
+                    return EXPIRED
                 if ok:
                     self.phase = PROBING
                     self.probe_cell = 0
@@ -686,6 +731,8 @@ cdef class ColourEngine:
             if phase == PROBING:
                 g = self._grid(level)
                 r = self.probe(g, end)
+                if self.expired:
+                    return EXPIRED
                 if r == 2:
                     return SLICE
                 if r == 0:

@@ -24,6 +24,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
+from .clock cimport CHECK_EVERY, monotonic
 from .memory cimport _alloc, _grown
 
 from .line cimport narrow64, narrow_wide
@@ -39,6 +40,7 @@ cdef enum:
 FOUND = 1  # a solution is in ``solution``; call again for the next
 DONE = 2  # the tree is exhausted: every solution has been returned
 SLICE = 3  # the slice's work is spent; call again to go on
+EXPIRED = 4  # the time limit (limit_time) passed inside the call: the search is given up
 
 #: entries of the cache of line solves (a power of two)
 cdef int64_t CACHE = 1 << 16
@@ -47,6 +49,8 @@ cdef int64_t CACHE_WIDE = 1 << 14
 #: from the third run on each branching score is multiplied by 1 + NOISE × a random number
 cdef double NOISE = 0.5
 cdef uint64_t ONE = 1
+# no stop: propagation goes on to its fixpoint
+cdef int64_t MAX_COST = 0x7FFFFFFFFFFFFFFF
 
 
 
@@ -177,6 +181,8 @@ cdef class Engine:
         self.restart, self.run, self.run_nodes = 0, 0, 0
         self.seed = 0x2545F4914F6CDD1D
         self.lines = self.nodes = self.depth = self.root = self.cost = 0
+        self.stop_at, self.held, self.held_head = MAX_COST, 0, 0
+        self.check_at, self.deadline, self.expired = CHECK_EVERY, 0.0, False
 
     cdef void _allocate_saved(self, int kept, int old) except *:
         """Room to keep what probing remembers at ``kept`` levels (the first ``old`` of
@@ -273,12 +279,25 @@ cdef class Engine:
         cdef uint64_t* went
         cdef int wcols
         self.top = 0
-        for line in range(lines):
-            if self.queued[line]:
-                self.queue[tail] = line
-                tail = (tail + 1) % lines
-                pending += 1
+        if self.held:
+            # going on where the last call stopped, in the same order
+            head, pending = <int>self.held_head, <int>self.held
+            tail = (head + pending) % lines
+            self.held = 0
+        else:
+            for line in range(lines):
+                if self.queued[line]:
+                    self.queue[tail] = line
+                    tail = (tail + 1) % lines
+                    pending += 1
         while pending:
+            if self.cost >= self.check_at and ok and self._late():
+                if self.expired:
+                    ok = False  # out of time: drain the queue, the search is given up
+                    continue
+                # out of work: the lines still queued wait for the next call
+                self.held_head, self.held = head, pending
+                return True
             line = <int>self.queue[head]
             head = (head + 1) % lines
             pending -= 1
@@ -388,6 +407,25 @@ cdef class Engine:
                     else:
                         pending += self._change(g, i, line - height, v, i, &tail)
         return ok
+
+    cdef bint _late(self) noexcept nogil:
+        """Whether line logic stops here: its work passed ``stop_at``, or the clock passed
+        the deadline (then ``expired``)."""
+        if self.expired:
+            return True
+        self.check_at = min(self.cost + CHECK_EVERY, self.stop_at)
+        if self.cost >= self.stop_at:
+            return True
+        if self.deadline > 0 and monotonic() > self.deadline:
+            self.expired = True
+            self.check_at = 0  # every later call stops at once, whatever its deadline
+            return True
+        return False
+
+    def limit_time(self, double seconds):
+        """Line logic gives up ``seconds`` from now (0: no limit), ending its call
+        ``expired``: a time limit kept inside one long call."""
+        self.deadline = monotonic() + seconds if seconds > 0 else 0.0
 
     cdef void _queue_cell(self, int cell) noexcept nogil:
         self.queued[cell // self.width] = 1
@@ -594,7 +632,7 @@ cdef class Engine:
     def search(self, int64_t budget):
         """Depth-first search with probing at every node, resumed where it stopped: runs
         until a solution (FOUND, the grid in ``solution``), the end of the tree (DONE) or
-        the cost passing ``budget`` (SLICE)."""
+        the cost passing ``budget`` (SLICE), or the time limit (EXPIRED)."""
         cdef int cells = self.cells, c, best, first
         cdef int64_t d
         cdef bint ok, noisy
@@ -637,6 +675,8 @@ cdef class Engine:
                         self.phase = 2
                         return SLICE
                     ok = probed == 1
+                if self.expired:
+                    return EXPIRED
                 self.nodes += 1
                 if d == 0:
                     self.root = 1 if ok else 2
@@ -684,12 +724,18 @@ cdef class Engine:
 
     # ------------------------------------------------------------ other entries
 
-    def settle_lines(self):
-        """Line logic alone on the queued lines of the root (no probing); False on a
-        contradiction."""
+    def settle_lines(self, int64_t work=-1):
+        """Line logic alone on the queued lines of the root (no probing): 0 a
+        contradiction, 1 settled, 2 stopped once ``work`` more cost (>= 0) was passed, so
+        that the caller can look at the clock; the next call goes on in the same order."""
         cdef uint8_t* g = self._grid(0)
+        cdef bint ok
         self._load(g)
-        return self.propagate(g)
+        self.stop_at = self.cost + max(work, 1) if work >= 0 else MAX_COST  # a line at least
+        self.check_at = min(self.check_at, self.stop_at)
+        ok = self.propagate(g)
+        self.stop_at = MAX_COST
+        return 0 if not ok else (2 if self.held else 1)
 
     def implications(self, bytes grid, int64_t limit, int first=0, int64_t work=-1):
         """What each probe of ``grid``'s open cells from ``first`` on implies: pairs
@@ -722,6 +768,8 @@ cdef class Engine:
                 for j in range(2):
                     value = FILLED if j == 0 else EMPTY
                     k = self._probe_one(g, c, value, fixed, values)
+                    if self.expired:  # not a contradiction: the time limit
+                        return (<char*>out)[:16 * n], c
                     a = 2 * c + (1 if value == FILLED else 0)
                     if k < 0:
                         if n < limit:

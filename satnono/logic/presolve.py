@@ -90,7 +90,7 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None
         return board
     dfs = fast.search_for(ctx.puzzle, board)
     with ctx.stats.timing("line"):
-        dfs.lines_only()
+        dfs.lines_only(deadline)
     by_line = dfs.root_known()
     with ctx.stats.timing("probe"):
         dfs.root_only(deadline)

@@ -259,6 +259,11 @@ class Puzzle:
                 + [Line(COLUMN, c) for c in range(self.width)])
 
     @cached_property
+    def found_problems(self) -> tuple[Problem, ...]:
+        """What :func:`problems` finds, found once (the puzzle does not change)."""
+        return tuple(_problems(self))
+
+    @cached_property
     def lengths(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
         """Per axis, each line's block lengths: what the black-and-white line solver
         reads (plain ints hash and compare faster than blocks)."""
@@ -275,7 +280,13 @@ class Problem:
 
 def problems(puzzle: Puzzle) -> list[Problem]:
     """Everything that makes the clues impossible before any solving: each clue fits its
-    line, and the row and column clues fill as many cells of each colour."""
+    line, and the row and column clues fill as many cells of each colour. Found once a
+    puzzle (reading validates it, and so does solving; a 4000×4000 picture's clues take a
+    second)."""
+    return list(puzzle.found_problems)
+
+
+def _problems(puzzle: Puzzle) -> list[Problem]:
     out: list[Problem] = []
     if puzzle.height < 1 or puzzle.width < 1:
         out.append(Problem(f"the puzzle needs at least one row and one column, "

@@ -21,7 +21,9 @@ import os
 import sys
 from array import array
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Union
 
 from ...model.grid import ROW
@@ -167,9 +169,10 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None) -> Counted:
 def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
     """Every line's block lengths in one list, rows first, each line's start in it and its
     number of blocks: the engine's clues."""
-    lines = [tuple(b.length for b in clue) for clue in puzzle.rows + puzzle.columns]
-    counts = [len(c) for c in lines]
-    return [x for c in lines for x in c] or [0], _starts(counts), counts
+    rows, columns = puzzle.lengths  # computed once a puzzle
+    lines = rows + columns
+    counts = list(map(len, lines))
+    return list(chain.from_iterable(lines)) or [0], _starts(counts), counts
 
 
 def _starts(counts: list[int]) -> list[int]:
@@ -231,27 +234,58 @@ class _Searching:
                 return
             deadline.check()
             end = self.cost + self.slice_
-            self._step(end if budget is None else min(end, budget))
+            with self._timed(deadline):
+                self._step(end if budget is None else min(end, budget))
 
     def levels(self) -> int:
         """How many levels the stack has room for now."""
         return int(self.engine.levels)
 
-    def lines_only(self) -> None:
-        """Line logic at the root, before any probing; a contradiction ends the search."""
+    def lines_only(self, deadline: Deadline = NO_DEADLINE) -> None:
+        """Line logic at the root, before any probing, in slices with the clock looked at
+        between them (a 4000×4000 picture's lines take seconds); a contradiction ends the
+        search."""
         e = self.engine
         if e.level != 0 or e.phase != 1 or e.root:
             return
-        if not e.settle_lines():
+        with self._timed(deadline):
+            ended = self._settle(True)
+        while ended == STOPPED:
+            deadline.check()
+            with self._timed(deadline):
+                ended = self._settle(False)
+        if ended == CONTRADICTION:
             e.root = 2
             self.done = True
+
+    def _settle(self, first: bool) -> int:
+        raise NotImplementedError
+
+    @contextmanager
+    def _timed(self, deadline: Deadline) -> Iterator[None]:
+        """One call into the engine, which keeps ``deadline`` itself (a slice's work can
+        take seconds on a huge colour picture); past it the engine's state is no longer a
+        search's, so this search is over: SearchTimeout now and on every later call."""
+        e = self.engine
+        if e.expired:
+            raise deadline.expired(self.given)
+        left = deadline.remaining()
+        e.limit_time(0.0 if left is None else max(left, 1e-6))
+        try:
+            yield
+        finally:
+            e.limit_time(0.0)
+        if e.expired:
+            self.pending = None
+            raise deadline.expired(self.given)
 
     def root_only(self, deadline: Deadline = NO_DEADLINE) -> None:
         """Propagate and probe the root, in slices with the clock looked at between them
         (a solution found on the way is kept for :meth:`solutions`)."""
         while not self.engine.root and not self.done and self.pending is None:
             deadline.check()
-            self._step(self.cost + self.slice_)
+            with self._timed(deadline):
+                self._step(self.cost + self.slice_)
 
     def _step(self, end: int) -> None:
         raise NotImplementedError
@@ -286,6 +320,10 @@ class Search(_Searching):
 
     def restarts(self, limit: int | None) -> None:
         self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
+
+    def _settle(self, first: bool) -> int:
+        # the black-and-white engine keeps its queue between calls itself
+        return int(self.engine.settle_lines(self.slice_))
 
     def _step(self, end: int) -> None:
         e = self.engine
@@ -333,9 +371,13 @@ class Search(_Searching):
         grid = grid_of(board)
         flat = array("q")
         cell = 0
+        left = deadline.remaining()
+        fresh.limit_time(0.0 if left is None else max(left, 1e-6))
         while cell < len(grid) and len(flat) < 2 * limit:
             deadline.check()
             chunk, cell = fresh.implications(grid, limit - len(flat) // 2, cell, SLICE)
+            if fresh.expired:
+                raise deadline.expired()
             flat.frombytes(chunk)
         return list(zip(flat[::2], flat[1::2]))
 
@@ -343,6 +385,8 @@ class Search(_Searching):
 #: the engine's values of a cell, and what its searches return
 EMPTY, FILLED, OPEN = 1, 2, 3
 FOUND, DONE = 1, 2
+#: how line logic at the root ended (``settle_lines``)
+CONTRADICTION, SETTLED, STOPPED = 0, 1, 2
 
 #: a grid's bytes as text digits: a cell filled in some solution ("may be filled": 2, 3)
 _FILLABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0011")
@@ -409,6 +453,9 @@ class ColourSearch(_Searching):
                                    _starts(counts), counts, min(cells + 1, LEVELS))
         if board is not None:
             self.engine.set_root(colour_grid_of(board))
+
+    def _settle(self, first: bool) -> int:
+        return int(self.engine.settle_lines(first, self.slice_))
 
     def _step(self, end: int) -> None:
         status = self.engine.search(end)
