@@ -21,7 +21,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from .clock cimport CHECK_EVERY, monotonic
+from .clock cimport CHECK_EVERY, check_signals, monotonic
 from .memory cimport _alloc, _grown
 
 from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
@@ -116,6 +116,8 @@ cdef class ColourEngine:
     cdef int64_t stop_at, check_at
     cdef double deadline
     cdef readonly bint expired
+    # a signal's handler raised inside line logic (its exception set, for the entry to raise)
+    cdef bint signalled
 
     def __dealloc__(self):
         free(self.sizes)
@@ -516,7 +518,21 @@ cdef class ColourEngine:
             self.expired = True
             self.check_at = 0  # every later call stops at once, whatever its deadline
             return True
+        with gil:  # held already (the engine runs in its caller's thread): Ctrl-C, SIGTERM
+            self.signalled = check_signals() != 0
+        if self.signalled:  # the handler's exception is set: the call ends raising it
+            self.expired = True
+            self.check_at = 0
+            return True
         return False
+
+    cdef int _heard(self) except -1:
+        """Raise what a signal's handler raised inside line logic (the exception is set
+        already); every entry that runs line logic ends with this."""
+        if self.signalled:
+            self.signalled = False
+            return -1
+        return 0
 
     def limit_time(self, double seconds):
         """Line logic gives up ``seconds`` from now (0: no limit), ending its call
@@ -537,6 +553,7 @@ cdef class ColourEngine:
         self.check_at = min(self.check_at, self.stop_at)
         ok = self.propagate(self.stack)
         self.stop_at = MAX_COST
+        self._heard()
         return 0 if not ok else (2 if self.q_size > 0 else 1)
 
     cdef inline void _changed(self, int64_t cell) noexcept nogil:
@@ -691,6 +708,11 @@ cdef class ColourEngine:
         fixpoint and branches on its best-scored open cell, a block colour before the
         background. The root's settling ends a slice of its own (``root``: 1 consistent,
         2 a contradiction)."""
+        cdef int r = self._search(end)
+        self._heard()
+        return r
+
+    cdef int _search(self, int64_t end) except -1:
         cdef int64_t cells = self.cells, level, phase, line, c, m, best, left, b
         cdef int64_t* g
         cdef bint ok

@@ -482,10 +482,12 @@ def count(Engine e, int64_t cache, int probe_min):
         e.clock = 1
         e._load(g)
         if not e.propagate(g):
+            e._heard()  # a signal's, not a contradiction
             return 0, 0
         for i in range(e.cells):
             part[i] = i
         n = counter._count(g, part, e.cells)
+        e._heard()  # a signal in line logic made the count meaningless: its exception
         if n == NOMEM:
             raise MemoryError()
         return n, counter.hits

@@ -84,6 +84,8 @@ cdef class Engine:
     cdef int64_t check_at
     cdef double deadline
     cdef readonly bint expired
+    # a signal's handler raised inside line logic (its exception set, for the entry to raise)
+    cdef bint signalled
 
     cdef void _allocate_saved(self, int kept, int old) except *
     cdef void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil
@@ -92,6 +94,8 @@ cdef class Engine:
                             int* tail) noexcept nogil
     cdef bint propagate(self, uint8_t* g) noexcept nogil
     cdef bint _late(self) noexcept nogil
+    cdef int _heard(self) except -1
+    cdef int _search(self, int64_t budget) except -1
     cdef void _queue_cell(self, int cell) noexcept nogil
     cdef void _mark(self, int cell) noexcept nogil
     cdef void _stamp(self) noexcept nogil

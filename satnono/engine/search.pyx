@@ -24,7 +24,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from .clock cimport CHECK_EVERY, monotonic
+from .clock cimport CHECK_EVERY, check_signals, monotonic
 from .memory cimport _alloc, _grown
 
 from .line cimport narrow64, narrow_wide
@@ -420,7 +420,21 @@ cdef class Engine:
             self.expired = True
             self.check_at = 0  # every later call stops at once, whatever its deadline
             return True
+        with gil:  # held already (the engine runs in its caller's thread): Ctrl-C, SIGTERM
+            self.signalled = check_signals() != 0
+        if self.signalled:  # the handler's exception is set: the call ends raising it
+            self.expired = True
+            self.check_at = 0
+            return True
         return False
+
+    cdef int _heard(self) except -1:
+        """Raise what a signal's handler raised inside line logic (the exception is set
+        already); every entry that runs line logic ends with this."""
+        if self.signalled:
+            self.signalled = False
+            return -1
+        return 0
 
     def limit_time(self, double seconds):
         """Line logic gives up ``seconds`` from now (0: no limit), ending its call
@@ -633,6 +647,11 @@ cdef class Engine:
         """Depth-first search with probing at every node, resumed where it stopped: runs
         until a solution (FOUND, the grid in ``solution``), the end of the tree (DONE) or
         the cost passing ``budget`` (SLICE), or the time limit (EXPIRED)."""
+        cdef int r = self._search(budget)
+        self._heard()
+        return r
+
+    cdef int _search(self, int64_t budget) except -1:
         cdef int cells = self.cells, c, best, first
         cdef int64_t d
         cdef bint ok, noisy
@@ -735,6 +754,7 @@ cdef class Engine:
         self.check_at = min(self.check_at, self.stop_at)
         ok = self.propagate(g)
         self.stop_at = MAX_COST
+        self._heard()
         return 0 if not ok else (2 if self.held else 1)
 
     def implications(self, bytes grid, int64_t limit, int first=0, int64_t work=-1):
@@ -768,7 +788,8 @@ cdef class Engine:
                 for j in range(2):
                     value = FILLED if j == 0 else EMPTY
                     k = self._probe_one(g, c, value, fixed, values)
-                    if self.expired:  # not a contradiction: the time limit
+                    if self.expired:  # not a contradiction: the time limit or a signal
+                        self._heard()
                         return (<char*>out)[:16 * n], c
                     a = 2 * c + (1 if value == FILLED else 0)
                     if k < 0:
