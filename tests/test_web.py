@@ -71,6 +71,11 @@ class Server:
             return err.code, json.loads(err.read())
 
 
+WEBPBN = ROOT.parent / "shared" / "webpbn"
+WEBPBN_FILES = sorted(WEBPBN.glob("*/*.xml"))
+needs_webpbn = pytest.mark.skipif(not WEBPBN_FILES, reason="../shared/webpbn is not present")
+
+
 @pytest.fixture(scope="module")
 def server():
     with Server(Limits(timeout=5, cells=40 * 40, body=200_000, workers=2, queue=4)) as s:
@@ -408,6 +413,96 @@ def test_draw_check_open_solve_replay_count_export_in_chromium(server, browser, 
     d.find_element(By.ID, "file").send_keys(str(bad))
     _wait(d, lambda d: "error" in d.find_element(By.ID, "status").get_attribute("class"))
     assert d.find_element(By.ID, "message").text.startswith("bad.non")
+
+
+@needs_webpbn
+def test_solve_answers_from_the_engine_and_bounds_the_replay(server):
+    """9-Dom: ``satnono solve`` answers in well under a second, tracing all of the native
+    solver's 67,000 steps takes 16 s. The answer comes from the engine; the replay runs for
+    half the answer's time (at least REPLAY_LEAST), says it is unfinished, and its steps
+    still apply one after another."""
+    from satnono import load, solve
+    from satnono.io.formats import jsonfmt
+    from satnono.web.work import REPLAY_LEAST, REPLAY_SHARE
+
+    p = load(WEBPBN / "dom" / "9-dom.xml")
+    started = time.monotonic()
+    status, data = server.post("/api/solve", {"puzzle": jsonfmt.write(p)})
+    elapsed = time.monotonic() - started
+    assert status == 200 and data["verdict"] == "unique"
+    assert data["solutions"] == [next(iter(solve(p, limit=1))).strings()]
+    assert not data["replay_complete"] and data["steps"]
+    assert data["replay_seconds"] <= max(REPLAY_LEAST, REPLAY_SHARE * data["seconds"]) + 0.5
+    assert elapsed < data["seconds"] + data["replay_seconds"] + 3
+    grid = [[-1] * p.width for _ in range(p.height)]
+    for step in data["steps"]:
+        for r, c, was, now in step["changes"]:
+            assert grid[r][c] == was
+            grid[r][c] = now
+
+
+@pytest.fixture(scope="module")
+def roomy_server():
+    """The server as ``satnono serve`` starts it (its default limits but a time limit of
+    10 s, which three of the files' Check reaches on both sides), for real files."""
+    with Server(Limits(timeout=10)) as s:
+        yield s
+
+
+def _timed_click(driver, button: str, done) -> float:
+    """Seconds from a click on ``button`` until ``done`` holds, looked at every 20 ms; the
+    last answer is cleared first, so that only the new one counts."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("document.getElementById('result').innerHTML = '';")
+    started = time.monotonic()
+    driver.find_element(By.ID, button).click()
+    WebDriverWait(driver, 120, poll_frequency=0.02,
+                  ignored_exceptions=(StaleElementReferenceException,)).until(done)
+    return time.monotonic() - started
+
+
+@needs_browser
+@needs_webpbn
+def test_every_webpbn_file_checks_and_solves_in_the_page_within_twice_the_command_line(
+        roomy_server, browser):
+    """Each of ../shared/webpbn's 22 files opened in the page: Check and Solve answer with
+    the command line's verdict, within twice the time ``satnono check`` and ``satnono
+    solve`` take on it (the page's work runs in a process of its own, as the command's
+    does; 0.5 s more for the page's own round trip). Both under the server's time limit."""
+    import subprocess
+    import sys
+
+    from selenium.webdriver.common.by import By
+
+    limit = "10"  # the server's
+    d = browser
+    d.get(roomy_server.url + "/")
+    words = {"unique solution": "Unique solution", "no solution": "No solution"}
+    slow = []
+    for path in WEBPBN_FILES:
+        d.execute_script("document.getElementById('message').textContent = '';")
+        d.find_element(By.ID, "file").send_keys(str(path))
+        _wait(d, lambda d: "Opened" in d.find_element(By.ID, "message").text)
+        for command, button in (("solve", "solve"), ("check", "check")):
+            started = time.monotonic()
+            cli = subprocess.run([sys.executable, "-m", "satnono", command, str(path),
+                                  "--timeout", limit], capture_output=True, text=True)
+            cli_seconds = time.monotonic() - started
+            said = cli.stdout + cli.stderr
+            page = _timed_click(d, button, lambda d: d.find_elements(By.ID, "verdict"))
+            verdict = d.find_element(By.ID, "verdict").text
+            for cli_words, page_words in words.items():
+                if cli_words in said:
+                    assert verdict == page_words, (path.name, command, verdict, said)
+            if command == "solve" and verdict == "Unique solution":
+                # the board shows the answer, whether or not the replay reached it
+                assert not d.find_elements(By.CSS_SELECTOR, "#grid td.cell.unknown"), path
+            if page > 2 * cli_seconds + 0.5:
+                slow.append((path.name, command, round(page, 2), round(cli_seconds, 2)))
+    assert not slow
 
 
 @needs_browser

@@ -16,6 +16,7 @@ const state = {
   ink: 1,
   marks: {amb: [], sw: []},
   steps: [], at: -1, timer: null,
+  showingAnswer: false,  // the board shows the answer, not the replay's step ``at``
   replayGrid: null,    // the board after step ``at`` of the replay (-1: before the first)
   checked: false,
   limit: 20,
@@ -128,6 +129,7 @@ function render() {
   const table = gridTable(state.grid, state.clues, false);
   table.id = "grid";
   board.appendChild(table);
+  state.showingAnswer = false;
   markCells();
   renderPalette();
 }
@@ -320,16 +322,36 @@ async function solve() {
   const first = data.first_found;
   const words = {unique: "Unique solution", none: "No solution",
                  multiple: "More than one solution: the first is shown"};
+  const replay = data.replay_complete
+    ? `The native solver's ${data.steps.length} step(s)` + (data.dropped ? ` (${data.dropped} more in the middle, shown as one)` : "") + ` in ${data.replay_seconds} s.`
+    : `The replay shows the native solver's first ${data.replay_seconds} s: ${data.steps.length} step(s)` +
+      (data.dropped ? ` (${data.dropped} more in the middle, shown as one)` : "") + `, its search not finished.`;
   showResult(`<div class="verdict" id="verdict">${esc(words[data.verdict] || "Search incomplete: " + data.ending)}</div>` +
-             (data.verdict === "multiple" && first !== null ?
+             `<div id="answered">Solved in ${data.seconds} s.</div>` +
+             (data.verdict === "multiple" && first !== null && first !== undefined ?
                `<div id="whichstep">The first solution is complete at step ${first + 1}; the steps after it find the second.</div>` : "") +
-             `<div>${data.steps.length} step(s)` + (data.dropped ? ` (${data.dropped} more in the middle, shown as one)` : "") + ` in ${data.seconds} s.</div>`);
+             `<div id="replayed">${esc(replay)}</div>`);
   if (!state.drawing) state.solution = data.solutions[0] ? fromStrings(data.solutions[0], state.palette) : null;
   $("replay").hidden = false;
   $("pair").innerHTML = "";
   state.replayGrid = blank(state.width, state.height, null); state.at = -1;
-  showStep(first !== null && first !== undefined ? first : state.steps.length - 1);
-  note("Step through the solver's reasoning with the buttons, or press play.");
+  if (!data.replay_complete && data.solutions.length) {
+    // the replay stopped short of the answer: the board shows the answer until a step is asked
+    showAnswer(data.solutions[0]);
+    note("The board shows the solution; step through the replay's start with the buttons, or press play.");
+  } else {
+    showStep(first !== null && first !== undefined ? first : state.steps.length - 1);
+    note("Step through the solver's reasoning with the buttons, or press play.");
+  }
+}
+
+function showAnswer(strings) {
+  const table = $("grid");
+  fromStrings(strings, state.palette).forEach((row, r) =>
+    row.forEach((v, c) => paintCell(table.rows[r + 1].cells[c + 1], v)));
+  state.showingAnswer = true;
+  $("stepno").textContent = `the solution (the replay: ${state.steps.length} step(s))`;
+  $("steptext").textContent = "";
 }
 
 function showStep(i) {
@@ -337,6 +359,10 @@ function showStep(i) {
   const target = Math.max(0, Math.min(i, state.steps.length - 1));
   const grid = state.replayGrid, table = $("grid");
   const set = (r, c, v) => { grid[r][c] = v; paintCell(table.rows[r + 1].cells[c + 1], v); };
+  if (state.showingAnswer) {  // the answer was shown: the replay's own board again
+    state.showingAnswer = false;
+    grid.forEach((row, r) => row.forEach((v, c) => paintCell(table.rows[r + 1].cells[c + 1], v)));
+  }
   while (state.at < target) {  // forward: each step's changes, as the solver made them
     state.at++;
     for (const [r, c, , now] of state.steps[state.at].changes) set(r, c, now < 0 ? null : now);
