@@ -505,6 +505,65 @@ def test_every_webpbn_file_checks_and_solves_in_the_page_within_twice_the_comman
     assert not slow
 
 
+TOURNAMENT = ROOT.parent / "shared" / "tournaments" / "zxkyjimmy__NonogramRecord" / \
+    "question" / "taai2017.txt"
+needs_tournament = pytest.mark.skipif(not TOURNAMENT.exists(),
+                                      reason="../shared/tournaments is not present")
+
+
+@needs_tournament
+def test_a_file_of_many_puzzles_opens_any_of_them_by_number(roomy_server):
+    """A tournament file of 1,000 puzzles: the first opens, with every title offered; any
+    other opens by its number, the one satnono reads at that place; a number out of range
+    is one line."""
+    import base64
+
+    from satnono import load
+
+    data = base64.b64encode(TOURNAMENT.read_bytes()).decode()
+    status, first = roomy_server.post("/api/open", {"name": TOURNAMENT.name, "data": data})
+    assert status == 200 and first["index"] == 1 and len(first["puzzles"]) == 1000
+    assert "1,000" not in first["note"] and "1000 puzzles" in first["note"]
+    status, other = roomy_server.post("/api/open", {"name": TOURNAMENT.name, "data": data,
+                                                    "index": "742"})
+    assert status == 200 and other["index"] == 742
+    want = load(TOURNAMENT, index=742)
+    assert other["rows"] == [[[b.length, 1] for b in clue] for clue in want.rows]
+    assert other["title"] == (want.title or "") and first["puzzles"][741].startswith("742: ")
+    for bad in ("0", "1001", "x"):
+        status, said = roomy_server.post("/api/open", {"name": TOURNAMENT.name, "data": data,
+                                                       "index": bad})
+        assert status == 400 and "holds 1000" in said["error"]
+
+
+@needs_browser
+@needs_tournament
+def test_choosing_another_puzzle_of_a_file_in_chromium(roomy_server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from satnono import load, uniqueness
+
+    d = browser
+    d.get(roomy_server.url + "/")
+    d.find_element(By.ID, "file").send_keys(str(TOURNAMENT))
+    _wait(d, lambda d: "number 1 is open" in d.find_element(By.ID, "message").text)
+    which = Select(d.find_element(By.ID, "which"))
+    assert d.find_element(By.ID, "which").is_displayed() and len(which.options) == 1000
+    which.select_by_value("5")
+    _wait(d, lambda d: "number 5 is open" in d.find_element(By.ID, "message").text)
+    want = load(TOURNAMENT, index=5)
+    rows = [td.text.replace("\n", " ") for td in d.find_elements(By.CSS_SELECTOR, "td.rowclue")]
+    assert rows == [" ".join(str(b.length) for b in clue) or "0" for clue in want.rows]
+    d.find_element(By.ID, "check").click()
+    words = {"unique": "Unique solution", "multiple": "NOT unique: more than one solution"}
+    shown = _wait(d, lambda d: d.find_element(By.ID, "verdict").text)
+    assert shown == words[uniqueness(want).verdict.value]
+    _shot(d, "7-many-puzzles")
+    d.find_element(By.ID, "new").click()  # a drawing is not one of the file's puzzles
+    assert not d.find_element(By.ID, "which").is_displayed()
+
+
 @needs_browser
 @pytest.mark.parametrize("width", ["-3", "2.5", "0", "999"])
 def test_a_wrong_width_is_said_and_the_drawing_kept_in_chromium(server, browser, width):

@@ -242,8 +242,8 @@ def make_app(limits: Limits | None = None) -> Any:
 
     routes = [Route("/", page), Route("/static/{name}", asset),
               Route("/api/info", info),
-              Route("/api/open", endpoint(work.open_file, "name", "data", optional=("fit",)),
-                    methods=["POST"]),
+              Route("/api/open", endpoint(work.open_file, "name", "data",
+                                          optional=("fit", "index")), methods=["POST"]),
               Route("/api/check", endpoint(work.check, "puzzle"), methods=["POST"]),
               Route("/api/solve", endpoint(work.solve, "puzzle"), methods=["POST"]),
               Route("/api/count", endpoint(work.count, "puzzle"), methods=["POST"]),

@@ -43,9 +43,16 @@ def described(p: Puzzle) -> dict[str, Any]:
             "goal": list(p.goal) if p.goal else None}
 
 
+#: at most this many of a file's puzzles are offered by title (a tournament file holds
+#: 1,000; the rest are reached by number)
+MAX_LISTED = 5000
+
+
 def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:
     """A puzzle file in any format satnono reads, or a picture (what ``make`` takes):
-    ``name`` and its bytes in base64, ``data``."""
+    ``name`` and its bytes in base64, ``data``; of a file of several puzzles, the one
+    numbered ``index`` (from 1; the first by default), with the titles of all of them
+    (``puzzles``) for the page to offer."""
     from ..io.image import looks_like_image
 
     name = fields["name"]
@@ -65,11 +72,26 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
         except UnknownFormat as exc:
             raise exc.hinted("the page reads puzzle files in those formats, and pictures "
                              "(PNG, GIF, BMP, JPEG)") from None
-        p, many = puzzles[0], len(puzzles)
+        many = len(puzzles)
+        p = puzzles[_index(fields.get("index"), many, name) - 1]
     out = described(_within(p, max_cells))
     if many > 1:
-        out["note"] = f"the file holds {many} puzzles; the first is open"
+        k = _index(fields.get("index"), many, name)
+        out["index"] = k
+        out["puzzles"] = [f"{i}: {q.title or q.size}"
+                          for i, q in enumerate(puzzles[:MAX_LISTED], 1)]
+        out["note"] = f"the file holds {many} puzzles; number {k} is open"
     return out
+
+
+def _index(given: str | None, many: int, name: str) -> int:
+    """Which of a file's ``many`` puzzles, from 1: ``given`` (text), else the first."""
+    if given is None:
+        return 1
+    if not given.isdigit() or not 1 <= int(given) <= many:
+        raise UsageError(f"{name}: there is no puzzle {given!r} in it: it holds {many}, "
+                         f"numbered from 1")
+    return int(given)
 
 
 def check(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, Any]:

@@ -271,7 +271,9 @@ function fromStrings(rows, palette) {
   return rows.map((row) => Array.from(row).map((ch) => (ch in index ? index[ch] : null)));
 }
 
-function opened(p) {
+function opened(p, source) {
+  state.source = source || null;  // what was opened, to open another of its puzzles
+  fillWhich(p);
   state.width = p.width; state.height = p.height; state.title = p.title;
   state.palette = p.palette; state.ink = 1;
   state.json = p.json;
@@ -430,7 +432,29 @@ async function openFile(file) {
   const body = {name: file.name, data: btoa(bin)};
   const data = await ask("/api/open", body, "Opening " + file.name);
   if (data && data.fit) { offerFit(data, body, file.name); return; }
-  if (data) opened(data);
+  if (data) opened(data, body);
+}
+
+// One puzzle of a file that holds several, chosen by number (what was opened is kept).
+async function openWhich() {
+  const k = $("which").value;
+  const data = await ask("/api/open", Object.assign({}, state.source, {index: k}),
+                         `Opening puzzle ${k} of ${state.source.name}`);
+  if (data) opened(data, state.source);
+}
+
+// The list of a file's puzzles: shown when it holds several, the open one chosen.
+function fillWhich(p) {
+  const select = $("which");
+  select.hidden = !p.puzzles;
+  if (!p.puzzles) { select.innerHTML = ""; return; }
+  select.innerHTML = "";
+  p.puzzles.forEach((title, i) => {
+    const o = document.createElement("option");
+    o.value = String(i + 1); o.textContent = title;
+    select.appendChild(o);
+  });
+  select.value = String(p.index);
 }
 
 // A picture larger than the server takes: say so, and offer it scaled to fit.
@@ -469,8 +493,9 @@ async function openText() {
   const bytes = new TextEncoder().encode(text);
   let bin = "";
   for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
-  const data = await ask("/api/open", {name: "pasted", data: btoa(bin)}, "Opening the text");
-  if (data) opened(data);
+  const body = {name: "pasted", data: btoa(bin)};
+  const data = await ask("/api/open", body, "Opening the text");
+  if (data) opened(data, body);
 }
 
 // a side typed in: a whole number in the box's range, or said to be wrong (a width of -3
@@ -492,6 +517,7 @@ function newDrawing() {
     return;
   }
   state.width = w; state.height = h; state.drawing = true; state.json = null; state.title = "";
+  fillWhich({}); state.source = null;
   state.grid = blank(w, h, 0);
   state.clues = cluesOf(state.grid);
   state.marks = {amb: [], sw: []}; state.checked = false;
@@ -529,6 +555,7 @@ async function start() {
   $("file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); };
   $("showpaste").onclick = () => { $("pastebox").hidden = !$("pastebox").hidden; };
   $("openpaste").onclick = openText;
+  $("which").onchange = openWhich;
   $("first").onclick = () => { stopReplay(); showStep(0); };
   $("width").title = $("height").title = "at most 200 a side, and the server's cell limit in all";
   $("back").onclick = () => { stopReplay(); showStep(state.at - 1); };
