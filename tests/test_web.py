@@ -565,6 +565,71 @@ def test_choosing_another_puzzle_of_a_file_in_chromium(roomy_server, browser):
 
 
 @needs_browser
+def test_undo_redo_the_keyboard_and_zoom_in_chromium(server, browser):
+    """A maker's tools: a stroke is undone and redone as one (buttons and Ctrl-Z/Ctrl-Y),
+    New drawing and opening a file are undone too; the arrows move a cursor and Space
+    paints it, the digits choose the ink; + and - change the cells' size."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.get(server.url + "/")
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
+    for field, value in (("width", "5"), ("height", "4")):
+        box = d.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    d.find_element(By.ID, "new").click()
+
+    def grid():
+        return d.execute_script("return state.grid")
+
+    def filled():
+        return {(r, c) for r, row in enumerate(grid()) for c, v in enumerate(row) if v}
+
+    assert not d.find_element(By.ID, "redo").is_enabled()
+    ActionChains(d).click_and_hold(_cell(d, 0, 0)).move_to_element(_cell(d, 0, 1)) \
+        .move_to_element(_cell(d, 0, 2)).move_to_element(_cell(d, 0, 3)).release().perform()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3)}
+    ActionChains(d).click(_cell(d, 2, 2)).perform()
+    d.find_element(By.ID, "undo").click()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3)}
+    d.find_element(By.ID, "undo").click()  # the whole stroke at once
+    assert filled() == set()
+    d.find_element(By.ID, "redo").click()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3)}
+    rows = [td.text for td in d.find_elements(By.CSS_SELECTOR, "td.rowclue")]
+    assert rows == ["4", "0", "0", "0"]  # the clues follow the board back
+    d.find_element(By.TAG_NAME, "body").click()
+    ActionChains(d).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    assert filled() == set()
+    ActionChains(d).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3)}
+    # the keyboard: the cursor is where the last click was, and the arrows move it
+    ActionChains(d).click(_cell(d, 3, 0)).perform()  # paints (3, 0), the cursor there
+    ActionChains(d).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.SPACE,
+                              Keys.ARROW_UP, Keys.SPACE).perform()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3), (3, 0), (3, 2), (2, 2)}
+    assert d.find_elements(By.CSS_SELECTOR, '#grid td.cell.cursor[data-r="2"][data-c="2"]')
+    ActionChains(d).send_keys(Keys.SPACE).perform()  # Space again empties it
+    assert (2, 2) not in filled()
+    # New drawing is undone too
+    d.find_element(By.ID, "new").click()
+    assert filled() == set()
+    d.find_element(By.ID, "undo").click()
+    assert filled() == {(0, 0), (0, 1), (0, 2), (0, 3), (3, 0), (3, 2)}
+    # zoom: larger and smaller cells
+    before = _cell(d, 0, 0).size["width"]
+    d.find_element(By.ID, "zoomin").click()
+    d.find_element(By.ID, "zoomin").click()
+    assert _cell(d, 0, 0).size["width"] >= before + 6
+    ActionChains(d).send_keys("-", "-", "-").perform()
+    assert _cell(d, 0, 0).size["width"] < before
+    _shot(d, "8-undo-keyboard-zoom")
+
+
+@needs_browser
 @pytest.mark.parametrize("width", ["-3", "2.5", "0", "999"])
 def test_a_wrong_width_is_said_and_the_drawing_kept_in_chromium(server, browser, width):
     """A width of -3 silently became 1: now the page says what a side may be and keeps

@@ -22,6 +22,9 @@ const state = {
   limit: 20,
   cells: 10000,        // the largest puzzle the server takes
   exports: [],         // what Export offers: {what, name, colour, label}
+  past: [], future: [], // undo and redo: the board as it was before each change
+  cursor: {r: 0, c: 0}, // the keyboard's cell
+  cell: 18,            // pixels a cell (zoom)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -130,6 +133,7 @@ function render() {
   table.id = "grid";
   board.appendChild(table);
   state.showingAnswer = false;
+  showCursor();
   markCells();
   renderPalette();
 }
@@ -161,6 +165,102 @@ function renderPalette() {
     b.onclick = () => { state.ink = i; renderPalette(); };
     box.appendChild(b);
   });
+}
+
+// -- undo and redo ---------------------------------------------------------------------------
+
+// What a change can alter: the picture, its size and palette, and which puzzle is open.
+const KEPT = ["grid", "width", "height", "palette", "ink", "drawing", "json", "title", "clues"];
+const HISTORY = 200;
+
+function snapshot() {
+  const out = {};
+  for (const k of KEPT) out[k] = JSON.parse(JSON.stringify(state[k]));
+  return out;
+}
+
+// Called before each change (a stroke, a key's paint, a new drawing, a colour, a file
+// opened): the board as it was goes on the undo list, and what was undone is forgotten.
+function remember() {
+  if (!state.grid.length) return;  // the page's first board: nothing before it
+  state.past.push(snapshot());
+  if (state.past.length > HISTORY) state.past.shift();
+  state.future = [];
+  undoButtons();
+}
+
+function travel(from, to, what) {
+  if (!from.length) { note(`Nothing to ${what}.`); return; }
+  to.push(snapshot());
+  const back = from.pop();
+  for (const k of KEPT) state[k] = back[k];
+  state.marks = {amb: [], sw: []}; state.checked = false;
+  stopReplay(); $("replay").hidden = true; $("result").innerHTML = ""; $("pair").innerHTML = "";
+  $("width").value = state.width; $("height").value = state.height;
+  state.cursor = {r: Math.min(state.cursor.r, state.height - 1), c: Math.min(state.cursor.c, state.width - 1)};
+  render(); fillExports(); undoButtons();
+  note(what === "undo" ? "Undone." : "Redone.");
+}
+
+const undo = () => travel(state.past, state.future, "undo");
+const redo = () => travel(state.future, state.past, "redo");
+
+function undoButtons() {
+  $("undo").disabled = !state.past.length;
+  $("redo").disabled = !state.future.length;
+}
+
+// -- the keyboard and zoom ------------------------------------------------------------------
+
+// Arrows move the cursor cell, Space or Enter paints it (as a click does), 1-9 choose the
+// ink, Ctrl-Z undoes, Ctrl-Y or Ctrl-Shift-Z redoes, + and - zoom. Keys typed into a field
+// are the field's.
+document.addEventListener("keydown", (e) => {
+  const tag = e.target && e.target.tagName;
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+  const ctrl = e.ctrlKey || e.metaKey;
+  const key = e.key;
+  if (ctrl && (key === "z" || key === "Z")) { e.preventDefault(); (e.shiftKey ? redo : undo)(); return; }
+  if (ctrl && (key === "y" || key === "Y")) { e.preventDefault(); redo(); return; }
+  if (ctrl || e.altKey) return;
+  const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  if (moves[key]) {
+    e.preventDefault();
+    const [dr, dc] = moves[key];
+    state.cursor = {r: Math.max(0, Math.min(state.height - 1, state.cursor.r + dr)),
+                    c: Math.max(0, Math.min(state.width - 1, state.cursor.c + dc))};
+    showCursor();
+  } else if (key === " " || key === "Enter") {
+    if (tag === "BUTTON") return;  // the button's own press
+    e.preventDefault();
+    paintFromKeys();
+  } else if (/^[1-9]$/.test(key) && +key < state.palette.length) {
+    state.ink = +key; renderPalette();
+  } else if (key === "+" || key === "=") zoom(4);
+  else if (key === "-") zoom(-4);
+});
+
+function showCursor() {
+  document.querySelectorAll("#grid td.cell.cursor").forEach((td) => td.classList.remove("cursor"));
+  const td = cellAt(state.cursor.r, state.cursor.c);
+  if (td) td.classList.add("cursor");
+}
+
+function paintFromKeys() {
+  if (!state.drawing) { note("An opened puzzle's clues are fixed: New drawing starts a picture."); return; }
+  const {r, c} = state.cursor;
+  backToDrawing();
+  remember();
+  painting = state.grid[r][c] === state.ink ? 0 : state.ink;
+  paintAt(cellAt(r, c));
+  painting = null;
+  showCursor();
+}
+
+function zoom(by) {
+  state.cell = Math.max(8, Math.min(40, state.cell + by));
+  document.documentElement.style.setProperty("--cell", state.cell + "px");
+  $("zoomout").disabled = state.cell <= 8; $("zoomin").disabled = state.cell >= 40;
 }
 
 // -- painting with the mouse ---------------------------------------------------------------
@@ -206,9 +306,12 @@ document.addEventListener("mousedown", (e) => {
   if (!state.drawing) { note("An opened puzzle's clues are fixed: New drawing starts a picture."); return; }
   const r = +td.dataset.r, c = +td.dataset.c;
   backToDrawing();
+  remember();  // the stroke is undone as one
+  state.cursor = {r, c};
   const v = state.grid[r][c];
   painting = v === state.ink ? 0 : state.ink;
   paintAt(cellAt(r, c));
+  showCursor();
 });
 // mousemove, not mouseover: a clue that grows moves the grid under a still pointer, and
 // that must not paint the cell that slides under it
@@ -272,6 +375,7 @@ function fromStrings(rows, palette) {
 }
 
 function opened(p, source) {
+  remember();  // Undo goes back to what was on the board
   state.source = source || null;  // what was opened, to open another of its puzzles
   fillWhich(p);
   state.width = p.width; state.height = p.height; state.title = p.title;
@@ -516,6 +620,7 @@ function newDrawing() {
     note(`${w}×${h} is ${w * h} cells; this server checks, solves and counts puzzles of up to ${state.cells} cells (satnono serve --max-cells N).`, true);
     return;
   }
+  remember();
   state.width = w; state.height = h; state.drawing = true; state.json = null; state.title = "";
   fillWhich({}); state.source = null;
   state.grid = blank(w, h, 0);
@@ -531,6 +636,7 @@ function addColour() {
   if (state.palette.some((p) => p.rgb === rgb)) return;
   const i = state.palette.length;
   if (i > CHARS.length) { note("The palette is full.", true); return; }
+  remember();
   state.palette.push({name: "colour" + i, char: CHARS[i - 1], rgb: rgb});
   state.ink = i;
   if (state.drawing) { state.clues = cluesOf(state.grid); render(); } else renderPalette();
@@ -547,6 +653,11 @@ async function start() {
   } catch (err) { note("The server did not answer: " + err, true); }
   $("new").onclick = newDrawing;
   $("addcolour").onclick = addColour;
+  $("undo").onclick = undo;
+  $("redo").onclick = redo;
+  $("zoomin").onclick = () => zoom(4);
+  $("zoomout").onclick = () => zoom(-4);
+  undoButtons();
   $("check").onclick = check;
   $("solve").onclick = solve;
   $("count").onclick = count;
