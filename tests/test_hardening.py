@@ -711,7 +711,7 @@ def test_a_ctrl_c_heard_in_an_earlier_run_does_not_word_a_later_error():
 
 @pytest.mark.full
 def test_an_animation_stopped_by_ctrl_c_keeps_the_steps_so_far(tmp_path):
-    """The README's one exception to "no file from an interrupted run": the trace so far
+    """The documented exception to "no file from an interrupted run": the trace so far
     is written, whole, and the messages say so."""
     gif = tmp_path / "t.gif"
     proc = subprocess.Popen(
