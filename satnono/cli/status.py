@@ -1,4 +1,4 @@
-"""Exit statuses, the same in every command (and in the README), and the one-line usage
+"""Exit statuses, the same in every command (and in docs/commands.md), and the one-line usage
 error."""
 
 from __future__ import annotations
