@@ -390,6 +390,25 @@ def test_the_documented_command_list_names_every_option():
     assert missing == []
 
 
+def test_the_documented_formats_are_those_satnono_lists(capsys):
+    """docs/formats.md's table holds a row for each line ``satnono formats`` prints, with
+    the same columns, and no other."""
+    import html
+
+    from satnono.cli import main
+
+    assert main(["formats"]) == 0
+    listed = capsys.readouterr().out.split("\n\n")[0].splitlines()[1:]
+    want = {tuple(line[i:j].strip() for i, j in ((0, 10), (11, 20), (21, 31), (32, 42),
+                                                  (43, 57), (58, None)))
+            for line in listed}
+    text = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text()
+    rows = [line.strip("|").split(" | ") for line in text.splitlines()
+            if line.startswith("| `")]
+    got = {tuple(html.unescape(cell.strip().strip("`")) for cell in row) for row in rows}
+    assert got == want and len(rows) == len(want)
+
+
 @pytest.mark.parametrize("argv,says", [
     (["solve", "x.non", "--timeout", "0"],
      "satnono solve: error: argument --timeout: must be a number greater than 0"),
