@@ -21,7 +21,8 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from .clock cimport CHECK_EVERY, check_signals, monotonic
+from .clock cimport (Watch, watch_heard, watch_late, watch_limit, watch_start,
+                     watch_stop_after)
 from .memory cimport _alloc, _grown
 
 from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
@@ -31,8 +32,6 @@ cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
 
 cdef uint64_t ONE = 1
-# no stop: propagation goes on to its fixpoint
-cdef int64_t MAX_COST = 0x7FFFFFFFFFFFFFFF
 
 # the search's phases: a node to propagate, its probing under way, the next colour of its
 # branch cell to try, back to the level above
@@ -110,14 +109,8 @@ cdef class ColourEngine:
     # the work so far (as the black-and-white search's; the cost counts a line of n cells
     # and k blocks as n × (k + 1))
     cdef public int64_t lines, nodes, depth, root, cost
-    # line logic at the root stops at ``stop_at`` cost (settle_lines); the clock (seconds,
-    # clock.pxd) is looked at when the cost passes ``check_at``, and past ``deadline`` (0:
-    # none) the call ends ``expired``, its state no longer a search's
-    cdef int64_t stop_at, check_at
-    cdef double deadline
-    cdef readonly bint expired
-    # a signal's handler raised inside line logic (its exception set, for the entry to raise)
-    cdef bint signalled
+    # line logic stops at a cost (settle_lines), at the deadline or on a signal (clock.pxd)
+    cdef Watch watch
 
     def __dealloc__(self):
         free(self.sizes)
@@ -209,7 +202,7 @@ cdef class ColourEngine:
         self.solution = <int64_t*>_alloc(self.cells, 8)
         self.level, self.phase, self.probe_cell, self.probe_quiet, self.tick = 0, NEW, 0, 0, 0
         self.lines = self.nodes = self.depth = self.root = self.cost = 0
-        self.stop_at, self.check_at, self.deadline, self.expired = MAX_COST, CHECK_EVERY, 0.0, False
+        watch_start(&self.watch)
 
     # ------------------------------------------------------------ grids in and out
 
@@ -472,8 +465,8 @@ cdef class ColourEngine:
         cdef int64_t line, k, cell
         cdef int n, base, step, p
         while self.q_size > 0:
-            if self.cost >= self.check_at and self._late():
-                if self.expired:
+            if self.cost >= self.watch.check_at and watch_late(&self.watch, self.cost):
+                if self.watch.expired:
                     self._clear()  # out of time: the search is given up
                     return False
                 return True  # out of work: the lines still queued wait for the next call
@@ -506,38 +499,16 @@ cdef class ColourEngine:
                         self._push(p)
         return True
 
-    cdef bint _late(self) noexcept nogil:
-        """Whether line logic stops here: its work passed ``stop_at``, or the clock passed
-        the deadline (then ``expired``)."""
-        if self.expired:
-            return True
-        self.check_at = min(self.cost + CHECK_EVERY, self.stop_at)
-        if self.cost >= self.stop_at:
-            return True
-        if self.deadline > 0 and monotonic() > self.deadline:
-            self.expired = True
-            self.check_at = 0  # every later call stops at once, whatever its deadline
-            return True
-        with gil:  # held already (the engine runs in its caller's thread): Ctrl-C, SIGTERM
-            self.signalled = check_signals() != 0
-        if self.signalled:  # the handler's exception is set: the call ends raising it
-            self.expired = True
-            self.check_at = 0
-            return True
-        return False
-
-    cdef int _heard(self) except -1:
-        """Raise what a signal's handler raised inside line logic (the exception is set
-        already); every entry that runs line logic ends with this."""
-        if self.signalled:
-            self.signalled = False
-            return -1
-        return 0
-
     def limit_time(self, double seconds):
         """Line logic gives up ``seconds`` from now (0: no limit), ending its call
         ``expired``: a time limit kept inside one long call."""
-        self.deadline = monotonic() + seconds if seconds > 0 else 0.0
+        watch_limit(&self.watch, seconds)
+
+    @property
+    def expired(self):
+        """Whether line logic gave up (the deadline, a signal): the state is no longer a
+        search's."""
+        return self.watch.expired
 
     def settle_lines(self, bint first=True, int64_t work=-1):
         """Line logic over every line of the root to a fixpoint (``first``: every line
@@ -549,11 +520,10 @@ cdef class ColourEngine:
             for line in range(self.nlines):
                 self._push(line)
         self.trail_len = 0
-        self.stop_at = self.cost + max(work, 1) if work >= 0 else MAX_COST  # a line at least
-        self.check_at = min(self.check_at, self.stop_at)
+        watch_stop_after(&self.watch, self.cost, work)
         ok = self.propagate(self.stack)
-        self.stop_at = MAX_COST
-        self._heard()
+        watch_stop_after(&self.watch, self.cost, -1)
+        watch_heard(&self.watch)
         return 0 if not ok else (2 if self.q_size > 0 else 1)
 
     cdef inline void _changed(self, int64_t cell) noexcept nogil:
@@ -709,7 +679,7 @@ cdef class ColourEngine:
         background. The root's settling ends a slice of its own (``root``: 1 consistent,
         2 a contradiction)."""
         cdef int r = self._search(end)
-        self._heard()
+        watch_heard(&self.watch)
         return r
 
     cdef int _search(self, int64_t end) except -1:
@@ -741,7 +711,7 @@ cdef class ColourEngine:
                     self._changed(self.branch[level - 1])
                 ok = self.propagate(g)
                 self._trail_changed()
-                if self.expired:
+                if self.watch.expired:
                     return EXPIRED
                 if ok:
                     self.phase = PROBING
@@ -753,7 +723,7 @@ cdef class ColourEngine:
             if phase == PROBING:
                 g = self._grid(level)
                 r = self.probe(g, end)
-                if self.expired:
+                if self.watch.expired:
                     return EXPIRED
                 if r == 2:
                     return SLICE

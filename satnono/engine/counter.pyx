@@ -18,6 +18,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
+from .clock cimport watch_heard
 from .memory cimport _alloc
 
 from .search cimport Engine
@@ -482,12 +483,12 @@ def count(Engine e, int64_t cache, int probe_min):
         e.clock = 1
         e._load(g)
         if not e.propagate(g):
-            e._heard()  # a signal's, not a contradiction
+            watch_heard(&e.watch)  # a signal's, not a contradiction
             return 0, 0
         for i in range(e.cells):
             part[i] = i
         n = counter._count(g, part, e.cells)
-        e._heard()  # a signal in line logic made the count meaningless: its exception
+        watch_heard(&e.watch)  # a signal in line logic made the count meaningless: its exception
         if n == NOMEM:
             raise MemoryError()
         return n, counter.hits

@@ -3,6 +3,8 @@
 cimport cython
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 
+from .clock cimport Watch
+
 
 @cython.final
 cdef class Engine:
@@ -75,17 +77,11 @@ cdef class Engine:
     # yet, 1 consistent, 2 a contradiction), and the cost (a line of n cells costs n, and
     # n × (words + 1) past 63 cells)
     cdef public int64_t lines, nodes, depth, root, cost
-    # line logic at the root stops at ``stop_at`` cost, the ``held`` lines still queued
-    # (from ``held_head`` in the queue) kept for the next call
-    cdef int64_t stop_at, held, held_head
-    # the time limit inside line logic: the clock (seconds, clock.pxd) is looked at when the
-    # cost passes ``check_at``; past ``deadline`` (0: none) the call ends ``expired``, its
-    # state no longer a search's (the caller gives up on it)
-    cdef int64_t check_at
-    cdef double deadline
-    cdef readonly bint expired
-    # a signal's handler raised inside line logic (its exception set, for the entry to raise)
-    cdef bint signalled
+    # line logic at the root stops at a cost (settle_lines), the ``held`` lines still
+    # queued (from ``held_head`` in the queue) kept for the next call; or at the deadline,
+    # or on a signal (clock.pxd)
+    cdef int64_t held, held_head
+    cdef Watch watch
 
     cdef void _allocate_saved(self, int kept, int old) except *
     cdef void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil
@@ -93,8 +89,6 @@ cdef class Engine:
     cdef int _change(self, uint8_t* g, int r, int c, int value, int cross,
                             int* tail) noexcept nogil
     cdef bint propagate(self, uint8_t* g) noexcept nogil
-    cdef bint _late(self) noexcept nogil
-    cdef int _heard(self) except -1
     cdef int _search(self, int64_t budget) except -1
     cdef void _queue_cell(self, int cell) noexcept nogil
     cdef void _mark(self, int cell) noexcept nogil

@@ -24,7 +24,7 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
-from .clock cimport CHECK_EVERY, check_signals, monotonic
+from .clock cimport watch_heard, watch_late, watch_limit, watch_start, watch_stop_after
 from .memory cimport _alloc, _grown
 
 from .line cimport narrow64, narrow_wide
@@ -49,8 +49,6 @@ cdef int64_t CACHE_WIDE = 1 << 14
 #: from the third run on each branching score is multiplied by 1 + NOISE × a random number
 cdef double NOISE = 0.5
 cdef uint64_t ONE = 1
-# no stop: propagation goes on to its fixpoint
-cdef int64_t MAX_COST = 0x7FFFFFFFFFFFFFFF
 
 
 
@@ -181,8 +179,8 @@ cdef class Engine:
         self.restart, self.run, self.run_nodes = 0, 0, 0
         self.seed = 0x2545F4914F6CDD1D
         self.lines = self.nodes = self.depth = self.root = self.cost = 0
-        self.stop_at, self.held, self.held_head = MAX_COST, 0, 0
-        self.check_at, self.deadline, self.expired = CHECK_EVERY, 0.0, False
+        self.held, self.held_head = 0, 0
+        watch_start(&self.watch)
 
     cdef void _allocate_saved(self, int kept, int old) except *:
         """Room to keep what probing remembers at ``kept`` levels (the first ``old`` of
@@ -291,8 +289,8 @@ cdef class Engine:
                     tail = (tail + 1) % lines
                     pending += 1
         while pending:
-            if self.cost >= self.check_at and ok and self._late():
-                if self.expired:
+            if self.cost >= self.watch.check_at and ok and watch_late(&self.watch, self.cost):
+                if self.watch.expired:
                     ok = False  # out of time: drain the queue, the search is given up
                     continue
                 # out of work: the lines still queued wait for the next call
@@ -408,38 +406,16 @@ cdef class Engine:
                         pending += self._change(g, i, line - height, v, i, &tail)
         return ok
 
-    cdef bint _late(self) noexcept nogil:
-        """Whether line logic stops here: its work passed ``stop_at``, or the clock passed
-        the deadline (then ``expired``)."""
-        if self.expired:
-            return True
-        self.check_at = min(self.cost + CHECK_EVERY, self.stop_at)
-        if self.cost >= self.stop_at:
-            return True
-        if self.deadline > 0 and monotonic() > self.deadline:
-            self.expired = True
-            self.check_at = 0  # every later call stops at once, whatever its deadline
-            return True
-        with gil:  # held already (the engine runs in its caller's thread): Ctrl-C, SIGTERM
-            self.signalled = check_signals() != 0
-        if self.signalled:  # the handler's exception is set: the call ends raising it
-            self.expired = True
-            self.check_at = 0
-            return True
-        return False
-
-    cdef int _heard(self) except -1:
-        """Raise what a signal's handler raised inside line logic (the exception is set
-        already); every entry that runs line logic ends with this."""
-        if self.signalled:
-            self.signalled = False
-            return -1
-        return 0
-
     def limit_time(self, double seconds):
         """Line logic gives up ``seconds`` from now (0: no limit), ending its call
         ``expired``: a time limit kept inside one long call."""
-        self.deadline = monotonic() + seconds if seconds > 0 else 0.0
+        watch_limit(&self.watch, seconds)
+
+    @property
+    def expired(self):
+        """Whether line logic gave up (the deadline, a signal): the state is no longer a
+        search's."""
+        return self.watch.expired
 
     cdef void _queue_cell(self, int cell) noexcept nogil:
         self.queued[cell // self.width] = 1
@@ -648,7 +624,7 @@ cdef class Engine:
         until a solution (FOUND, the grid in ``solution``), the end of the tree (DONE) or
         the cost passing ``budget`` (SLICE), or the time limit (EXPIRED)."""
         cdef int r = self._search(budget)
-        self._heard()
+        watch_heard(&self.watch)
         return r
 
     cdef int _search(self, int64_t budget) except -1:
@@ -694,7 +670,7 @@ cdef class Engine:
                         self.phase = 2
                         return SLICE
                     ok = probed == 1
-                if self.expired:
+                if self.watch.expired:
                     return EXPIRED
                 self.nodes += 1
                 if d == 0:
@@ -750,11 +726,10 @@ cdef class Engine:
         cdef uint8_t* g = self._grid(0)
         cdef bint ok
         self._load(g)
-        self.stop_at = self.cost + max(work, 1) if work >= 0 else MAX_COST  # a line at least
-        self.check_at = min(self.check_at, self.stop_at)
+        watch_stop_after(&self.watch, self.cost, work)
         ok = self.propagate(g)
-        self.stop_at = MAX_COST
-        self._heard()
+        watch_stop_after(&self.watch, self.cost, -1)
+        watch_heard(&self.watch)
         return 0 if not ok else (2 if self.held else 1)
 
     def implications(self, bytes grid, int64_t limit, int first=0, int64_t work=-1):
@@ -788,8 +763,8 @@ cdef class Engine:
                 for j in range(2):
                     value = FILLED if j == 0 else EMPTY
                     k = self._probe_one(g, c, value, fixed, values)
-                    if self.expired:  # not a contradiction: the time limit or a signal
-                        self._heard()
+                    if self.watch.expired:  # not a contradiction: the time limit or a signal
+                        watch_heard(&self.watch)
                         return (<char*>out)[:16 * n], c
                     a = 2 * c + (1 if value == FILLED else 0)
                     if k < 0:
