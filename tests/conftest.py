@@ -287,6 +287,22 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@contextmanager
+def ctrl_c_after(seconds: float) -> Iterator[None]:
+    """Within the block, a KeyboardInterrupt raised ``seconds`` in, as Ctrl-C's handler
+    raises it (a timer's signal in this process); the timer and handler put back after."""
+    def ctrl_c(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def wait_for(what, seconds: float):
     """``what()`` once it is true, looked at every 20 ms; its last value after
     ``seconds``."""

@@ -220,25 +220,16 @@ def test_line_logic_in_slices_is_that_of_one_go_in_colour():
 def test_ctrl_c_inside_one_long_call_of_the_colour_engine_is_raised_there():
     """As in black and white: Ctrl-C's KeyboardInterrupt comes out of the engine's line
     logic at once, not after a slice that lasts seconds."""
-    import signal
     import time
+
+    from .conftest import ctrl_c_after
 
     grid = random_colour_grid(random.Random(9), 700, 700, 3, 0.7)
     search = ColourSearch(puzzle_from_colours(grid, palette(3)))
     search.slice_ = 1 << 62
-
-    def ctrl_c(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGALRM, ctrl_c)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            search.lines_only()
-            search.root_only()
-        assert time.monotonic() - started < 0.5
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    started = time.monotonic()
+    with ctrl_c_after(0.05), pytest.raises(KeyboardInterrupt):
+        search.lines_only()
+        search.root_only()
+    assert time.monotonic() - started < 0.5
     assert search.engine.expired

@@ -316,30 +316,21 @@ def test_line_logic_keeps_the_time_limit_on_a_huge_picture():
 def test_ctrl_c_inside_one_long_call_of_the_engine_is_raised_there():
     """A signal's handler (Ctrl-C's raises KeyboardInterrupt) runs inside the engine's
     line logic, not after a call that can last seconds; the search is over after it."""
-    import signal
     import time
 
     import pytest
 
     from satnono.errors import SearchTimeout
 
+    from .conftest import ctrl_c_after
+
     puzzle = puzzle_from_picture(random_picture(random.Random(8), 2000, 2000, 0.5))
     search = Search(puzzle)
     search.slice_ = 1 << 62
-
-    def ctrl_c(signum, frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGALRM, ctrl_c)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            search.lines_only()
-        assert time.monotonic() - started < 0.5
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    started = time.monotonic()
+    with ctrl_c_after(0.05), pytest.raises(KeyboardInterrupt):
+        search.lines_only()
+    assert time.monotonic() - started < 0.5
     assert search.engine.expired
     with pytest.raises(SearchTimeout):
         list(search.solutions(1))
