@@ -175,6 +175,13 @@ def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
     return list(chain.from_iterable(lines)) or [0], _starts(counts), counts
 
 
+def _seconds_left(deadline: Deadline) -> float:
+    """What the engine's ``limit_time`` takes: the seconds left, never 0 once there is a
+    limit (0 is none)."""
+    left = deadline.remaining()
+    return 0.0 if left is None else max(left, 1e-6)
+
+
 def _starts(counts: list[int]) -> list[int]:
     """Where each line's blocks start in the flat array of all of them."""
     starts = [0] * len(counts)
@@ -269,8 +276,7 @@ class _Searching:
         e = self.engine
         if e.expired:
             raise deadline.expired(self.given)
-        left = deadline.remaining()
-        e.limit_time(0.0 if left is None else max(left, 1e-6))
+        e.limit_time(_seconds_left(deadline))
         try:
             yield
         finally:
@@ -371,8 +377,7 @@ class Search(_Searching):
         grid = grid_of(board)
         flat = array("q")
         cell = 0
-        left = deadline.remaining()
-        fresh.limit_time(0.0 if left is None else max(left, 1e-6))
+        fresh.limit_time(_seconds_left(deadline))
         while cell < len(grid) and len(flat) < 2 * limit:
             deadline.check()
             chunk, cell = fresh.implications(grid, limit - len(flat) // 2, cell, SLICE)
