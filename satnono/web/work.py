@@ -60,23 +60,21 @@ def open_file(fields: dict[str, str], max_cells: int, timeout: float) -> dict[st
         data = base64.b64decode(fields["data"], validate=True)
     except ValueError:
         raise UsageError(f"{name}: the upload is not base64") from None
-    many = 1
     if looks_like_image(data):
         opened = _picture(name, data, max_cells, fields.get("fit") == "yes")
         if isinstance(opened, dict):
             return opened
-        p = opened
+        puzzles = [opened]
     else:
         try:
             puzzles = read_bytes(data, name)
         except UnknownFormat as exc:
             raise exc.hinted("the page reads puzzle files in those formats, and pictures "
                              "(PNG, GIF, BMP, JPEG)") from None
-        many = len(puzzles)
-        p = puzzles[_index(fields.get("index"), many, name) - 1]
-    out = described(_within(p, max_cells))
+    many = len(puzzles)
+    k = _index(fields.get("index"), many, name)
+    out = described(_within(puzzles[k - 1], max_cells))
     if many > 1:
-        k = _index(fields.get("index"), many, name)
         out["index"] = k
         out["puzzles"] = [f"{i}: {q.title or q.size}"
                           for i, q in enumerate(puzzles[:MAX_LISTED], 1)]
