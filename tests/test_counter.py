@@ -1,6 +1,6 @@
-"""The compiled counter: its block extents against brute force, its counts against brute
-force and enumeration, and its parts counted apart (a product of thirty switches costs
-thirty small counts, not 2^30 leaves)."""
+"""The compiled counter, in black and white and in colour: its block extents against brute
+force, its counts against brute force and enumeration, and its parts counted apart (a
+product of thirty switches costs thirty small counts, not 2^30 leaves)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,18 @@ from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
 from satnono.logic.compiled import count_solutions, usable
 from satnono.logic.line import solve_line
+from satnono.model.puzzle import Palette, puzzle_from_colours
 from satnono.model.solution import line_clue
 
-from .conftest import brute_solutions, examples, random_picture
+from .conftest import (
+    RGB_PALETTE,
+    brute_colour_solutions,
+    brute_solutions,
+    colour_placements,
+    examples,
+    random_colour_grid,
+    random_picture,
+)
 
 pytestmark = pytest.mark.skipif(not usable(Puzzle(((1,),), ((1,),))),
                                 reason="the compiled code is turned off")
@@ -118,15 +127,92 @@ def test_auto_races_the_compiled_counter_against_ganak_past_its_threshold():
     assert (res.count, res.complete, res.method) == (5040, True, "compiled counter")
 
 
-def test_the_compiled_counter_refuses_colour_and_other_backends():
+def block_starts(line: tuple[int, ...]) -> list[int]:
+    """Where each block of a colour line (a colour index a cell) starts: two blocks of one
+    colour have background between them, so a block starts wherever the colour changes
+    to a block colour."""
+    return [p for p, k in enumerate(line) if k and (p == 0 or line[p - 1] != k)]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.integers(1, 10), st.integers(2, 3), st.integers(0, 2**32))
+def test_colour_block_extents_are_the_leftmost_and_rightmost_placements(n, colours, seed):
+    from satnono.engine.counter import extents
+
+    from satnono.logic.compiled import fresh_engine
+
+    rng = random.Random(seed)
+    grid = random_colour_grid(rng, n, 1, colours, 0.6)
+    p = puzzle_from_colours(grid, Palette(RGB_PALETTE.colours[:colours + 1]))
+    blocks = tuple((b.length, p.palette.index(b.colour)) for b in p.rows[0])
+    assume(blocks)
+    e = fresh_engine(p, levels=1)
+    # each cell may take its own colour and, at random, others: consistent, not a fixpoint
+    allowed = [(1 << k) | sum(1 << o for o in range(colours + 1) if rng.random() < 0.4)
+               for k in grid[0]]
+    e.set_root(allowed)
+    lo, hi = extents(e, 0)
+    starts = [block_starts(line) for line in colour_placements(blocks, n)
+              if all(allowed[c] >> k & 1 for c, k in enumerate(line))]
+    assert lo == [min(s[j] for s in starts) for j in range(len(blocks))]
+    assert hi == [max(s[j] for s in starts) for j in range(len(blocks))]
+
+
+def random_colour_puzzle(rng: random.Random, w: int, h: int, colours: int, shuffle: bool):
+    palette = Palette(RGB_PALETTE.colours[:colours + 1])
+    p = puzzle_from_colours(random_colour_grid(rng, w, h, colours, rng.uniform(0.3, 0.8)),
+                            palette)
+    if shuffle:  # clues of another picture's columns: often no solution at all
+        other = puzzle_from_colours(random_colour_grid(rng, w, h, colours, 0.6), palette)
+        p = Puzzle(p.rows, other.columns, palette=palette)
+    return p
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(2, 3), st.booleans(),
+       st.integers(0, 2**32))
+def test_colour_counts_equal_brute_force(w, h, colours, shuffle, seed):
+    p = random_colour_puzzle(random.Random(seed), w, h, colours, shuffle)
+    assume(not p.palette.black_and_white)
+    assert count_solutions(p).count == len(brute_colour_solutions(p))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_colour_counts_equal_enumeration_on_medium_random_pictures(seed):
+    rng = random.Random(7000 + seed)
+    while True:  # draw until every solution can be listed
+        side = rng.choice([8, 10, 12])
+        p = random_colour_puzzle(rng, side, side, rng.choice([2, 3]), False)
+        listed = list(solve(p, "native", limit=3001))
+        if 2 <= len(listed) <= 3000:
+            break
+    assert count_solutions(p).count == len(listed)
+
+
+def colour_switches(k: int) -> Puzzle:
+    """:func:`switches` with the switches red and blue in turn: two rows, each of k blocks
+    of one cell whose colours alternate, and 2^k solutions."""
+    red, blue = RGB_PALETTE.colours[2].name, RGB_PALETTE.colours[3].name
+    row = tuple((1, red if i % 2 == 0 else blue) for i in range(k))
+    columns: list[tuple[tuple[int, str], ...]] = []
+    for i in range(k):
+        colour = red if i % 2 == 0 else blue
+        columns += [((1, colour),), ((1, colour),)] + ([()] if i < k - 1 else [])
+    return Puzzle((row, row), tuple(columns), palette=RGB_PALETTE)
+
+
+def test_independent_colour_parts_are_counted_apart_and_multiplied():
+    counted = count_solutions(colour_switches(40))
+    assert counted.count == 2 ** 40
+    assert counted.nodes < 500
+
+
+def test_the_compiled_counter_counts_colour_and_refuses_other_backends():
     from satnono.errors import UsageError
-    from satnono.model.puzzle import Palette, puzzle_from_colours
 
-    from .conftest import RGB_PALETTE
-
-    colour = puzzle_from_colours([[2, 1], [1, 2]], Palette(RGB_PALETTE.colours[:3]))
-    with pytest.raises(UsageError, match="black-and-white"):
-        count(colour, "compiled")
+    res = count(colour_switches(3), "compiled")
+    assert (res.count, res.complete, res.method) == (8, True, "compiled counter")
     with pytest.raises(UsageError, match="counts on its own"):
         count(switches(2), "compiled", backend="native")
-    assert count(colour).count == 1  # auto counts colour by enumeration
+    res = count(colour_switches(12))  # past auto's threshold: the race, the counter in it
+    assert res.complete and res.count == 2 ** 12

@@ -1,5 +1,5 @@
-"""Exact solution counts: the compiled counter for black and white, blocking-clause
-enumeration for few solutions, projected model counting (Ganak, through pyganak) for many.
+"""Exact solution counts: the compiled counter, blocking-clause enumeration for few
+solutions, projected model counting (Ganak, through pyganak) for many.
 
 All of them start from the board propagation and probing leave. The compiled counter
 (:mod:`satnono.logic.compiled.counter`) searches it, counting independent parts apart and
@@ -12,12 +12,12 @@ encoding (where blocks start), on which it counts two to three times faster.
 
 ``auto`` enumerates up to a threshold (on puzzles with few solutions and a deep search,
 CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in the counter);
-past it, black-and-white puzzles go to the compiled counter, Ganak and enumeration going on
-(up to 100,000 solutions) side by side, the first count in kept, and colour ones to Ganak:
-puzzles with a handful of solutions are instant, and ones with 10^15 still get an exact
-number. When a time limit is given and the exact count has not finished with a quarter of
-it left, that quarter goes to ApproxMC (:mod:`.approx`): an estimate with bounds that hold
-with a stated probability, marked as such everywhere, and never a count.
+past it the compiled counter, Ganak and enumeration go on (up to 100,000 solutions) side by
+side, the first count in kept (Ganak alone where the engine is not built): puzzles with a
+handful of solutions are instant, and ones with 10^15 still get an exact number. When a
+time limit is given and the exact count has not finished with a quarter of it left, that
+quarter goes to ApproxMC (:mod:`.approx`): an estimate with bounds that hold with a stated
+probability, marked as such everywhere, and never a count.
 """
 
 from __future__ import annotations

@@ -88,22 +88,30 @@ def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold:
 
 
 def compiled_counts(puzzle: Puzzle) -> bool:
-    """Whether auto hands ``puzzle`` to the compiled counter past the threshold: black and
-    white, and the compiled code runs here."""
-    from ..logic.compiled import available, usable
+    """Whether auto hands ``puzzle`` to the compiled counter past the threshold: the
+    engine runs here and takes the puzzle's palette."""
+    from ..logic.compiled import usable
 
-    return puzzle.palette.black_and_white and usable(puzzle) and available()
+    return usable(puzzle)
+
+
+def compiled_engine_here() -> bool:
+    """Whether the compiled engine runs here at all (built, and not turned off)."""
+    from ..logic.compiled import available
+
+    return available()
 
 
 def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountResult:
-    """Presolve, then the compiled counter (black and white only)."""
+    """Presolve, then the compiled counter."""
+    from ..logic.compiled import MAX_COLOURS, usable
     from ..logic.context import Context
     from ..model.verdict import Depth
     from ..pipeline import presolved
 
-    if not puzzle.palette.black_and_white:
-        raise UsageError("the compiled counter counts black-and-white puzzles; count this "
-                         "one with --method auto, enumerate or ganak")
+    if not usable(puzzle) and compiled_engine_here():
+        raise UsageError(f"the compiled counter takes up to {MAX_COLOURS} block colours; "
+                         "count this puzzle with --method auto, enumerate or ganak")
     try:
         start = presolved(Context(puzzle), Depth.PROBED, clock.deadline, board=board)
     except SearchTimeout:
@@ -152,7 +160,7 @@ class Clock:
 def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: CountMethod,
                         threshold: int) -> CountResult:
     """The sat backend's enumeration on a residual already built; past the threshold (auto),
-    Ganak on the same residual, raced by the compiled counter on black and white."""
+    Ganak on the same residual, raced by the compiled counter."""
     from ..backends.solver import DEFAULT_SOLVER, models
 
     enc = res.encoding
@@ -185,9 +193,9 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         return out
     out = count_by_ganak(res, clock, found)
     if out.complete:
-        alone = ("there is no compiled counter for colour"
-                 if not puzzle.palette.black_and_white else
-                 f"the compiled counter does not run here or {DISABLE} is set")
+        alone = (f"the compiled counter does not run here or {DISABLE} is set"
+                 if not compiled_engine_here() else
+                 "the compiled counter takes no puzzle of so many colours")
         out.why = f"past {threshold:,} solutions auto hands the count to Ganak: {alone}"
     return out
 
@@ -261,7 +269,7 @@ def _listed(puzzle: Puzzle, enc: Encoding) -> Iterator[Listed]:
 
 def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
     """The compiled counter (:func:`satnono.logic.compiled.count_solutions`) on a presolved
-    black-and-white ``board``, in a child killed at the deadline (a call into compiled code
+    ``board``, in a child killed at the deadline (a call into compiled code
     cannot be stopped otherwise, not even by Ctrl-C); an incomplete result counts 0."""
     from ..logic.compiled import counting
 

@@ -39,15 +39,15 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
                        "how it was obtained on standard error). auto enumerates up to "
-                       "--threshold solutions; past them, Ganak counts, raced on "
-                       "black-and-white puzzles by the compiled counter (the first count in "
+                       "--threshold solutions; past them, Ganak counts, raced by the "
+                       "compiled counter (the first count in "
                        "is kept); with --timeout, the last quarter of it goes to ApproxMC if "
                        "the count is not done: an estimate, printed as one (≈ N, between L "
                        "and H with probability ≥ 1 - delta), never as a count.")
     add_input(p)
     p.add_argument("--method", default="auto", choices=METHODS,
-                   help="compiled: a search that counts independent parts apart (black and "
-                   "white); enumerate: blocking clauses, one solution at a time; ganak: exact "
+                   help="compiled: a search that counts independent parts apart; "
+                   "enumerate: blocking clauses, one solution at a time; ganak: exact "
                    "projected model counting; approx: ApproxMC's estimate only; auto "
                    "(default): enumerate, then ganak and compiled side by side")
     p.add_argument("--approx", dest="method", action="store_const", const="approx",

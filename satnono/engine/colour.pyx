@@ -17,6 +17,7 @@ same nodes and solves the same lines as the Numba kernel it replaced (benchmarks
 "The engine compiled ahead of time").
 """
 
+cimport cython
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
@@ -50,67 +51,9 @@ EXPIRED = 4
 
 
 
+@cython.final
 cdef class ColourEngine:
     """One colour puzzle's search state, every part a named field."""
-
-    # the puzzle: block lengths and colours of every line in one array each, rows first,
-    # each line's start in them and its number of blocks; block colours
-    cdef readonly int height, width, nlines, cells, colours
-    cdef int64_t* sizes
-    cdef int64_t* cols
-    cdef int64_t* starts
-    cdef int64_t* counts
-    cdef int nw, kmax, words
-    # the line solver: its words one line (each way's starts and reachable positions, a
-    # word per colour in, reversed and out), the same past 63 cells, its answer by cell
-    cdef uint64_t* line_words
-    cdef uint64_t* line_masks
-    cdef uint64_t* sweep
-    cdef uint64_t* wide_masks
-    cdef uint64_t* wt
-    cdef int64_t* out
-    # the queue of lines (a ring: its head and size), the trail of changed cells and what
-    # they were
-    cdef int64_t* queue
-    cdef char* queued
-    cdef int64_t q_head, q_size
-    cdef int64_t* trail_cell
-    cdef int64_t* trail_old
-    cdef int64_t trail_len
-    # probing: how many branches changed each cell and the union of what they left it,
-    # the stamp of the branch that last counted a cell, the cells counted, the lines a
-    # cell's probes solved (bits)
-    cdef int64_t* count
-    cdef int64_t* union_
-    cdef int64_t* stamp
-    cdef int64_t* seen
-    cdef uint64_t* probe_bits
-    # what probing remembers (nonosolve's rule): when each cell's probes last ran and
-    # changed nothing, in which node (its id and level), the lines they solved; when each
-    # line last changed; each level's node id on the current path; the change clock and
-    # the node clock
-    cdef int64_t* probed_at
-    cdef int64_t* probed_node
-    cdef int64_t* probed_level
-    cdef uint64_t* probe_lines
-    cdef int64_t* line_changed
-    cdef int64_t* path
-    cdef int64_t change_clock, node_clock
-    # the search: the stack of grids, each level's branch cell and the colours tried
-    # there, the branching scores, the last solution
-    cdef int64_t* stack
-    cdef readonly int levels
-    cdef int64_t* branch
-    cdef int64_t* tried
-    cdef double* score
-    cdef int64_t* solution
-    # the search's position: its level and phase, where probing is, the probes' stamp
-    cdef public int64_t level, phase, probe_cell, probe_quiet, tick
-    # the work so far (as the black-and-white search's; the cost counts a line of n cells
-    # and k blocks as n × (k + 1))
-    cdef public int64_t lines, nodes, depth, root, cost
-    # line logic stops at a cost (settle_lines), at the deadline or on a signal (clock.pxd)
-    cdef Watch watch
 
     def __dealloc__(self):
         free(self.sizes)
@@ -443,13 +386,13 @@ cdef class ColourEngine:
 
     # ------------------------------------------------------------ propagation
 
-    cdef inline void _push(self, int64_t line) noexcept nogil:
+    cdef void _push(self, int64_t line) noexcept nogil:
         if not self.queued[line]:
             self.queued[line] = 1
             self.queue[(self.q_head + self.q_size) % self.nlines] = line
             self.q_size += 1
 
-    cdef inline void _push_cell(self, int64_t cell) noexcept nogil:
+    cdef void _push_cell(self, int64_t cell) noexcept nogil:
         self._push(cell // self.width)
         self._push(self.height + cell % self.width)
 
@@ -526,7 +469,7 @@ cdef class ColourEngine:
         watch_heard(&self.watch)
         return 0 if not ok else (2 if self.q_size > 0 else 1)
 
-    cdef inline void _changed(self, int64_t cell) noexcept nogil:
+    cdef void _changed(self, int64_t cell) noexcept nogil:
         """``cell`` changed for good: its row and column carry the change clock's time."""
         self.line_changed[cell // self.width] = self.change_clock
         self.line_changed[self.height + cell % self.width] = self.change_clock
@@ -536,7 +479,7 @@ cdef class ColourEngine:
         for i in range(self.trail_len):
             self._changed(self.trail_cell[i])
 
-    cdef inline void _touch(self, int64_t cell, uint64_t* lines) noexcept nogil:
+    cdef void _touch(self, int64_t cell, uint64_t* lines) noexcept nogil:
         """Add ``cell``'s row and column to the bit set ``lines``."""
         cdef int64_t row = cell // self.width, col = self.height + cell % self.width
         lines[row >> 6] |= ONE << (row & 63)
@@ -558,6 +501,19 @@ cdef class ColourEngine:
                     return False
                 x &= x - ONE
         return True
+
+    cdef bint _settle(self, int64_t* g, int64_t cell, int64_t value) noexcept nogil:
+        """Cell ``cell`` takes the colours ``value`` for good; propagate from its row and
+        column, every change carrying the change clock's next time (as a new node's)."""
+        cdef bint ok
+        self.change_clock += 1
+        g[cell] = value
+        self._changed(cell)
+        self.trail_len = 0
+        self._push_cell(cell)
+        ok = self.propagate(g)
+        self._trail_changed()
+        return ok
 
     # ------------------------------------------------------------ probing
 
@@ -652,7 +608,7 @@ cdef class ColourEngine:
 
     # ------------------------------------------------------------ the search
 
-    cdef inline int64_t* _grid(self, int64_t d) noexcept nogil:
+    cdef int64_t* _grid(self, int64_t d) noexcept nogil:
         return &self.stack[d * self.cells]
 
     cdef bint _failed(self, int64_t level) noexcept nogil:

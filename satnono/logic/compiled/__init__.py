@@ -148,22 +148,44 @@ PROBE_PARTS = 12
 def count_solutions(puzzle: Puzzle, board: Board | None = None) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
     engine's counter (:mod:`satnono.engine.counter`: the search's probing, parts counted
-    apart and multiplied, parts met before remembered); black and white. It cannot be
-    stopped but by ending its process (:func:`satnono.analyze.counting.count_compiled`
-    runs it in one).
+    apart and multiplied, parts met before remembered), black and white or colour (up to
+    :data:`MAX_COLOURS` block colours). It cannot be stopped but by ending its process
+    (:func:`satnono.analyze.counting.count_compiled` runs it in one).
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
     """
     from ...engine.counter import count
-    from ...engine.search import Engine
 
-    clues, starts, counts = _lines(puzzle)
-    fresh = Engine(puzzle.height, puzzle.width, clues, starts, counts, 1, 0)
+    fresh = fresh_engine(puzzle, levels=1, memory=0)
     if board is not None:
-        fresh.set_root(grid_of(board))
+        fresh.set_root(grid_of(board) if puzzle.palette.black_and_white
+                       else colour_grid_of(board))
     n, hits = count(fresh, COUNT_CACHE, PROBE_PARTS)
     return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
+
+
+def fresh_engine(puzzle: Puzzle, levels: int, memory: int | None = None) -> Any:
+    """A fresh engine for ``puzzle``, its stack ``levels`` deep to start with (it grows):
+    :class:`~satnono.engine.search.Engine` in black and white (``memory`` bytes for what
+    probing remembers at each level, :data:`MEMORY` unless given),
+    :class:`~satnono.engine.colour.ColourEngine` in colour."""
+    if puzzle.palette.black_and_white:
+        from ...engine.search import Engine
+
+        clues, starts, counts = _lines(puzzle)
+        return Engine(puzzle.height, puzzle.width, clues, starts, counts, levels,
+                      MEMORY if memory is None else memory)
+    from ...engine.colour import ColourEngine
+
+    palette = puzzle.palette
+    blocks = [[(b.length, palette.index(b.colour)) for b in clue]
+              for clue in puzzle.rows + puzzle.columns]
+    counts = [len(c) for c in blocks]
+    flat = [b for c in blocks for b in c] or [(0, 1)]
+    return ColourEngine(puzzle.height, puzzle.width, len(palette.colours) - 1,
+                        [b[0] for b in flat], [b[1] for b in flat], _starts(counts),
+                        counts, levels)
 
 
 def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
@@ -312,14 +334,9 @@ class Search(_Searching):
     words past 63 cells."""
 
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        from ...engine.search import Engine
-
         super().__init__(puzzle)
-        clues, starts, counts = _lines(puzzle)
-        self._puzzle_arrays = (clues, starts, counts)  # what a fresh engine is made of
-        cells = self.height * self.width
-        self.engine = Engine(self.height, self.width, clues, starts, counts,
-                             min(cells + 1, LEVELS), MEMORY)
+        self.puzzle = puzzle  # what a fresh engine is made of (implications)
+        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS))
         if board is not None:
             self.engine.set_root(grid_of(board))
         self.seen: set[bytes] = set()
@@ -371,9 +388,7 @@ class Search(_Searching):
         >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
         [(0, 3), (0, 5)]
         """
-        from ...engine.search import Engine
-
-        fresh = Engine(self.height, self.width, *self._puzzle_arrays, 1, 0)
+        fresh = fresh_engine(self.puzzle, levels=1, memory=0)
         grid = grid_of(board)
         flat = array("q")
         cell = 0
@@ -443,19 +458,9 @@ class ColourSearch(_Searching):
     slice_ = COLOUR_SLICE
 
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        from ...engine.colour import ColourEngine
-
         super().__init__(puzzle)
-        palette = puzzle.palette
-        self.colours = len(palette.colours) - 1
-        blocks = [[(b.length, palette.index(b.colour)) for b in clue]
-                  for clue in puzzle.rows + puzzle.columns]
-        counts = [len(c) for c in blocks]
-        flat = [b for c in blocks for b in c] or [(0, 1)]
-        cells = self.height * self.width
-        self.engine = ColourEngine(self.height, self.width, self.colours,
-                                   [b[0] for b in flat], [b[1] for b in flat],
-                                   _starts(counts), counts, min(cells + 1, LEVELS))
+        self.colours = len(puzzle.palette.colours) - 1
+        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS))
         if board is not None:
             self.engine.set_root(colour_grid_of(board))
 
