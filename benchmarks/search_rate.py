@@ -2,7 +2,7 @@
 that two versions did the same work.
 
     python -m benchmarks.search_rate [--suite colour-large] [PUZZLE ...] [--budget 400000000]
-                                     [--save FOLDER]
+                                     [--save FOLDER] [--general]
 
 Each puzzle's compiled search (black and white or colour) from an open board, up to two
 solutions or ``--budget`` units of work, on the engine. Prints one row
@@ -10,7 +10,9 @@ per puzzle and the totals; the signature line (solutions, nodes, line solves of 
 puzzle) is equal between two versions exactly when their searches walked the same trees,
 so the times compare the cost per line solve and nothing else. ``--save`` writes the
 puzzles as satnono JSON files, for a version that does not know the suite: run this module
-from a checkout of it on those files.
+from a checkout of it on those files. ``--general`` runs black-and-white puzzles on the
+general engine (the colour search, black and white a palette of one colour) instead of the
+fast path: what the fast path saves.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ def main() -> None:
     ap.add_argument("--suite", action="append", default=[])
     ap.add_argument("--budget", type=int, default=400_000_000)
     ap.add_argument("--save", metavar="FOLDER")
+    ap.add_argument("--general", action="store_true",
+                    help="black and white on the general engine, not the fast path")
     args = ap.parse_args()
     items = []
     for name in args.suite:
@@ -46,7 +50,8 @@ def main() -> None:
         for i, (label, puzzle) in enumerate(items):
             stem = "".join(ch if ch.isalnum() else "_" for ch in label)
             save(puzzle, str(folder / f"{i:04d}-{stem}.json"))
-    print(f"# {machine()}; budget {args.budget:,}")
+    engine = "the general engine" if args.general else "the fast path in black and white"
+    print(f"# {machine()}; budget {args.budget:,}; {engine}")
     print("| puzzle | size | seconds | solutions | nodes | line solves | ns a line solve |")
     print("|---|---|---:|---:|---:|---:|---:|")
     total = lines = 0.0
@@ -54,7 +59,7 @@ def main() -> None:
     for label, puzzle in items:
         if not usable(puzzle):
             continue
-        search = search_for(puzzle)
+        search = search_for(puzzle, general=args.general)
         start = time.perf_counter()
         found = sum(1 for _ in search.solutions(2, args.budget))
         took = time.perf_counter() - start

@@ -1,5 +1,7 @@
-"""The engine's colour logic against brute force: its line solver, its root (line logic and
-probing) against the Python logic's, and its search's solution sets, budgets and stack."""
+"""The engine's colour logic — its general search — against brute force: its line solver,
+its root (line logic and probing) against the Python logic's, its search's solution sets,
+budgets and stack; and black and white on it (a palette of one colour) against the fast
+path, :class:`~satnono.logic.compiled.Search`."""
 
 from __future__ import annotations
 
@@ -9,17 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satnono.logic.compiled import ColourSearch, colour_board_of, colour_grid_of
+from satnono.logic.compiled import ColourSearch, colour_board_of, colour_grid_of, search_for
 from satnono.logic.context import Context
 from satnono.logic.line import narrow_colour
 from satnono.logic.presolve import presolve
-from satnono.model.puzzle import Block, Puzzle, puzzle_from_colours
+from satnono.model.puzzle import Block, Puzzle, puzzle_from_colours, puzzle_from_picture
 
 from .conftest import (
     brute_colour_solutions,
+    brute_solutions,
     colour_placements,
     examples,
     random_colour_grid,
+    random_picture,
     search_budgets_agree,
 )
 from .test_colour import _colour_line_case, mismatched, palette, wide_palette
@@ -104,6 +108,39 @@ def test_the_search_gives_exactly_the_solutions(w, h, colours, density, seed, li
     assert len(got) == (len(truth) if limit is None else min(limit, len(truth)))
     if limit is None:
         assert done
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.floats(0.2, 0.8), st.integers(0, 2**32))
+def test_black_and_white_on_the_general_search_is_the_fast_paths(w, h, density, seed):
+    """The fast path and the general search, on one black-and-white puzzle: the same root
+    after line logic and probing, and every solution, which are brute force's."""
+    p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
+    fast, general = search_for(p), search_for(p, general=True)
+    assert isinstance(general, ColourSearch) and not isinstance(fast, ColourSearch)
+    fast.root_only()
+    general.root_only()
+    assert general.root() == fast.root()
+    got = list(general.solutions(None))
+    assert len(got) == len(set(got))
+    assert set(got) == set(fast.solutions(None)) == brute_solutions(p)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_black_and_white_on_the_general_search_past_one_word(seed):
+    """The same on lines past 63 cells, where both engines' line solvers take several
+    machine words a line."""
+    rng = random.Random(900 + seed)
+    p = puzzle_from_picture(random_picture(rng, rng.choice([64, 70, 90]),
+                                           rng.choice([20, 65]), 0.6))
+    fast, general = search_for(p), search_for(p, general=True)
+    fast.root_only()
+    general.root_only()
+    assert general.root() == fast.root()
+    listed, more = list(fast.solutions(51)), list(general.solutions(51))
+    assert listed and len(more) == len(listed)
+    if len(listed) <= 50:  # every solution: the same ones
+        assert set(more) == set(listed)
 
 
 def test_clues_nothing_fits_have_no_solution_and_no_root():

@@ -85,6 +85,15 @@ def test_counts_equal_brute_force(w, h, density, shuffle, seed):
     assert count_solutions(p).count == len(brute_solutions(p))
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(1, 7), st.integers(1, 7), st.floats(0.2, 0.8), st.integers(0, 2**32))
+def test_black_and_white_counts_are_the_general_engines(w, h, density, seed):
+    """The fast path's counts are those of the general engine, black and white a palette
+    of one colour there."""
+    p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
+    assert count_solutions(p).count == count_solutions(p, general=True).count
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_counts_equal_enumeration_on_medium_random_pictures(seed):
     rng = random.Random(5000 + seed)

@@ -3,8 +3,14 @@ compiles to C; nothing is compiled at run time): the parts of the search that ru
 of times. Where no C compiler was there at install, the modules are missing and satnono
 runs on its Python logic.
 
-* :mod:`.line`: the black-and-white line solver, one machine word a line up to 63 cells,
-  several past that.
+* :mod:`.colour`: the general search, any palette (black and white a palette of one
+  colour): the colour line solver, propagation, probing, the depth-first search.
+* :mod:`.search` and :mod:`.line`: the fast path for black and white, chosen once per
+  puzzle: the same method on two bits a cell, and its line solver, one machine word a line
+  up to 63 cells, several past that.
+* :mod:`.counter`: exact counting in independent parts, one code over both.
+* ``clock.pxd``, ``memory.pxd``, ``words.pxd``: the time limit and signals, memory, and
+  operations on machine words, shared by all of them.
 """
 
 from __future__ import annotations

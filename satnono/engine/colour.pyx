@@ -1,8 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The engine's colour search, compiled ahead of time: the colour line solver, propagation,
-probing to a fixpoint and a depth-first search that probes at every node, the black-and-white
-search's method (:mod:`.search`) with a cell's colours for its two values.
+"""The engine's general search, compiled ahead of time: the colour line solver, propagation,
+probing to a fixpoint and a depth-first search that probes at every node, for any palette —
+colour, and black and white as a palette of one colour. Black-and-white puzzles take the
+fast path (:mod:`.search`: a cell two bits, a line two machine words, the same method)
+instead, chosen once per puzzle (:func:`satnono.logic.compiled.search_for`); tests hold
+the two to each other, and ``python -m benchmarks.search_rate --general`` measures what
+the fast path saves.
 
 A grid is ``height × width`` 64-bit cells, row by row, each the set of colours it may
 still take: bit 0 the background, bit c block colour c (up to 62 block colours; a cell of

@@ -1,8 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The engine's black-and-white search, compiled ahead of time: propagation with a cache of
-line solves, probing to a fixpoint with its memory, and a depth-first search that probes at
-every node, with restarts.
+"""The engine's fast path for black and white, compiled ahead of time: propagation with a
+cache of line solves, probing to a fixpoint with its memory, and a depth-first search that
+probes at every node, with restarts. The general search (:mod:`.colour`) takes black and
+white too, as a palette of one colour; this one, a cell two bits and a line two machine
+words, is chosen for black-and-white puzzles once per puzzle
+(:func:`satnono.logic.compiled.search_for`) because it is faster on them (benchmarks/results,
+"One engine for both palettes").
 
 The method is the tournament solvers' (Wu, Sun, Chen et al., "An Efficient Approach to
 Solving Nonograms", IEEE TCIAIG 2013: probing every open cell to a fixpoint at every node,
