@@ -4,7 +4,8 @@ of times. Where no C compiler was there at install, the modules are missing and 
 runs on its Python logic.
 
 * :mod:`.colour`: the general search, any palette (black and white a palette of one
-  colour): the colour line solver, propagation, probing, the depth-first search.
+  colour): propagation, probing, the depth-first search; :mod:`.colour_line` its line
+  solver.
 * :mod:`.search` and :mod:`.line`: the fast path for black and white, chosen once per
   puzzle: the same method on two bits a cell, and its line solver, one machine word a line
   up to 63 cells, several past that.

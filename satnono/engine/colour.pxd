@@ -4,6 +4,7 @@ cimport cython
 from libc.stdint cimport int64_t, uint64_t
 
 from .clock cimport Watch
+from .colour_line cimport ColourLine
 
 
 @cython.final
@@ -15,15 +16,9 @@ cdef class ColourEngine:
     cdef int64_t* cols
     cdef int64_t* starts
     cdef int64_t* counts
-    cdef int nw, kmax, words
-    # the line solver: its words one line (each way's starts and reachable positions, a
-    # word per colour in, reversed and out), the same past 63 cells, its answer by cell
-    cdef uint64_t* line_words
-    cdef uint64_t* line_masks
-    cdef uint64_t* sweep
-    cdef uint64_t* wide_masks
-    cdef uint64_t* wt
-    cdef int64_t* out
+    cdef int kmax, words
+    # the line solver: its words and its answer by cell (colour_line.pyx)
+    cdef ColourLine solver
     # the queue of lines (a ring: its head and size), the trail of changed cells and what
     # they were
     cdef int64_t* queue
@@ -67,15 +62,6 @@ cdef class ColourEngine:
     # line logic stops at a cost (settle_lines), at the deadline or on a signal (clock.pxd)
     cdef Watch watch
 
-    cdef bint _forward64(self, int64_t s0, int k, int step, int n, const uint64_t* may,
-                         uint64_t* starts, uint64_t* free_) noexcept nogil
-    cdef int _line64(self, const int64_t* g, int base, int step, int n, int64_t s0,
-                     int k) noexcept nogil
-    cdef bint _forward_w(self, int64_t s0, int k, int step, int n, int nw,
-                         const uint64_t* may, uint64_t* starts,
-                         uint64_t* free_) noexcept nogil
-    cdef int _line_wide(self, const int64_t* g, int base, int step, int n, int64_t s0,
-                        int k) noexcept nogil
     cdef int _line(self, const int64_t* g, int line, bint wide) noexcept nogil
     cdef void _push(self, int64_t line) noexcept nogil
     cdef void _push_cell(self, int64_t cell) noexcept nogil

@@ -1,24 +1,20 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The engine's general search, compiled ahead of time: the colour line solver, propagation,
-probing to a fixpoint and a depth-first search that probes at every node, for any palette —
-colour, and black and white as a palette of one colour. Black-and-white puzzles take the
-fast path (:mod:`.search`: a cell two bits, a line two machine words, the same method)
-instead, chosen once per puzzle (:func:`satnono.logic.compiled.search_for`); tests hold
-the two to each other, and ``python -m benchmarks.search_rate --general`` measures what
-the fast path saves.
+"""The engine's general search, compiled ahead of time: propagation with the colour line
+solver (:mod:`.colour_line`), probing to a fixpoint and a depth-first search that probes at
+every node, for any palette — colour, and black and white as a palette of one colour.
+Black-and-white puzzles take the fast path (:mod:`.search`: a cell two bits, a line two
+machine words, the same method, with restarts) instead, chosen once per puzzle
+(:func:`satnono.logic.compiled.search_for`); tests hold the two to each other, and
+``python -m benchmarks.search_rate --general`` measures what the fast path saves.
 
 A grid is ``height × width`` 64-bit cells, row by row, each the set of colours it may
 still take: bit 0 the background, bit c block colour c (up to 62 block colours; a cell of
-one bit is decided, 0 a contradiction). The line solver is the Python colour solver's
-(:func:`satnono.logic.line.narrow_colour`) on machine words, one word per colour for a line
-of up to 63 cells and several past that: a subtraction's borrow runs over each stretch of
-cells that may be background, as in black and white; two blocks of the same colour need a
-background cell between them, blocks of different colours may touch. Probing tries each
-colour a cell may take, rules out those whose propagation contradicts, and narrows every
-cell that all surviving branches changed to the union of what they left it. It visits the
-same nodes and solves the same lines as the Numba kernel it replaced (benchmarks/results,
-"The engine compiled ahead of time").
+one bit is decided, 0 a contradiction). Probing tries each colour a cell may take, rules
+out those whose propagation contradicts, and narrows every cell that all surviving
+branches changed to the union of what they left it. It visits the same nodes and solves
+the same lines as the Numba kernel it replaced (benchmarks/results, "The engine compiled
+ahead of time").
 """
 
 cimport cython
@@ -30,8 +26,8 @@ from .clock cimport (Watch, watch_heard, watch_late, watch_limit, watch_start,
                      watch_stop_after)
 from .memory cimport _alloc, _grown
 
-from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
-                     _smear_w, _windows, _windows_w)
+from .colour_line cimport colour_line_free, colour_line_start, narrow_colour_line
+from .words cimport _lowest
 
 cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
@@ -64,12 +60,7 @@ cdef class ColourEngine:
         free(self.cols)
         free(self.starts)
         free(self.counts)
-        free(self.line_words)
-        free(self.line_masks)
-        free(self.sweep)
-        free(self.wide_masks)
-        free(self.wt)
-        free(self.out)
+        colour_line_free(&self.solver)
         free(self.queue)
         free(self.queued)
         free(self.trail_cell)
@@ -101,7 +92,6 @@ cdef class ColourEngine:
         self.nlines = height + width
         self.cells = height * width
         cdef int n = max(height, width)
-        self.nw = n // 64 + 1
         self.kmax = 0
         self.sizes = <int64_t*>_alloc(len(sizes), 8)
         self.cols = <int64_t*>_alloc(len(cols), 8)
@@ -115,13 +105,8 @@ cdef class ColourEngine:
             self.counts[line] = counts[line]
             self.kmax = max(self.kmax, <int>self.counts[line])
         self.words = (self.nlines + 63) // 64
-        cdef int k2 = self.kmax + 2, c1 = colours + 1
-        self.line_words = <uint64_t*>_alloc(4 * k2, 8)
-        self.line_masks = <uint64_t*>_alloc(3 * c1, 8)
-        self.sweep = <uint64_t*>_alloc(4 * k2 * self.nw, 8)
-        self.wide_masks = <uint64_t*>_alloc(3 * c1 * self.nw, 8)
-        self.wt = <uint64_t*>_alloc(12 * self.nw, 8)
-        self.out = <int64_t*>_alloc(n + 1, 8)
+        colour_line_start(&self.solver, colours, self.kmax, n, self.sizes, self.cols)
+        cdef int c1 = colours + 1
         self.queue = <int64_t*>_alloc(self.nlines, 8)
         self.queued = <char*>_alloc(self.nlines, 1)
         self.trail_cell = <int64_t*>_alloc(self.cells * (colours + 2), 8)
@@ -173,195 +158,6 @@ cdef class ColourEngine:
 
     # ------------------------------------------------------------ the line solver
 
-    cdef bint _forward64(self, int64_t s0, int k, int step, int n, const uint64_t* may,
-                         uint64_t* starts, uint64_t* free_) noexcept nogil:
-        """Left to right (``step`` 1) or right to left over the blocks, ``may[c]`` the
-        cells that may take colour c in the direction of travel."""
-        cdef uint64_t can_empty = may[0]
-        cdef uint64_t blockers = ((~can_empty) & ((ONE << n) - ONE)) | (ONE << n)
-        cdef uint64_t ready = ((blockers - (ONE & can_empty)) ^ blockers) | ONE
-        cdef uint64_t s, ends, after, seeds
-        cdef int jj, j, b
-        cdef int64_t colour
-        free_[0] = ready
-        for jj in range(k):
-            j = jj if step > 0 else k - 1 - jj
-            b = <int>self.sizes[s0 + j]
-            colour = self.cols[s0 + j]
-            s = ready & _windows(may[colour], b)
-            if s == 0:
-                return False
-            starts[jj] = s
-            ends = s << b
-            after = ((blockers - (ends & can_empty)) ^ blockers) | ends
-            free_[jj + 1] = after
-            if jj + 1 < k and self.cols[s0 + j + step] != colour:
-                ready = after  # the next block may touch this one
-            else:
-                seeds = (ends & can_empty) << 1
-                ready = ((blockers - (seeds & can_empty)) ^ blockers) | seeds
-        return ((free_[k] >> n) & ONE) != 0
-
-    cdef int _line64(self, const int64_t* g, int base, int step, int n, int64_t s0,
-                     int k) noexcept nogil:
-        """The colour line solver on machine words for a line of up to 63 cells: its
-        answer by cell in ``out``; the line's length, or -1."""
-        cdef int colours = self.colours, c, p, j, b, k2 = self.kmax + 2
-        cdef uint64_t* may = self.line_masks
-        cdef uint64_t* rev = self.line_masks + (colours + 1)
-        cdef uint64_t* out = self.line_masks + 2 * (colours + 1)
-        cdef uint64_t* w0 = self.line_words
-        cdef uint64_t* w1 = self.line_words + k2
-        cdef uint64_t* w2 = self.line_words + 2 * k2
-        cdef uint64_t* w3 = self.line_words + 3 * k2
-        cdef uint64_t m, s, background, full
-        cdef int64_t v
-        for c in range(colours + 1):
-            m = 0
-            for p in range(n):
-                if (g[base + p * step] >> c) & 1:
-                    m |= ONE << p
-            may[c] = m
-            rev[c] = _reverse(m, n)
-        if not self._forward64(s0, k, 1, n, may, w0, w1):
-            return -1
-        if not self._forward64(s0, k, -1, n, rev, w2, w3):
-            return -1
-        full = (ONE << n) - ONE
-        for c in range(colours + 1):
-            out[c] = 0
-        for j in range(k):
-            b = <int>self.sizes[s0 + j]
-            s = w0[j] & (_reverse(w2[k - 1 - j], n) >> (b - 1))
-            out[self.cols[s0 + j]] |= _smear(s, b)
-        background = 0
-        for j in range(k + 1):
-            background |= w1[j] & _reverse(w3[k - j] & full, n)
-        out[0] = background & may[0]
-        for p in range(n):
-            v = 0
-            for c in range(colours + 1):
-                if (out[c] >> p) & ONE:
-                    v |= (<int64_t>1) << c
-            self.out[p] = v
-        return n
-
-    cdef bint _forward_w(self, int64_t s0, int k, int step, int n, int nw,
-                         const uint64_t* may, uint64_t* starts, uint64_t* free_) noexcept nogil:
-        """:meth:`_forward64` on ``nw`` words a line (rows of ``self.nw`` words)."""
-        cdef int stride = self.nw
-        cdef uint64_t* blockers = self.wt
-        cdef uint64_t* ready = self.wt + stride
-        cdef uint64_t* win = self.wt + 2 * stride
-        cdef uint64_t* ends = self.wt + 3 * stride
-        cdef uint64_t* t = self.wt + 4 * stride
-        cdef const uint64_t* can_empty = may
-        cdef uint64_t any_start, s
-        cdef int i, jj, j, b
-        cdef int64_t colour
-        for i in range(nw):
-            blockers[i] = ~can_empty[i] & _low(n, i)
-            t[i] = 0
-        blockers[n >> 6] |= ONE << (n & 63)
-        t[0] = can_empty[0] & ONE
-        _runs(blockers, t, ready, nw)
-        ready[0] |= ONE
-        for i in range(nw):
-            free_[i] = ready[i]
-        for jj in range(k):
-            j = jj if step > 0 else k - 1 - jj
-            b = <int>self.sizes[s0 + j]
-            colour = self.cols[s0 + j]
-            _windows_w(may + colour * stride, b, win, t, nw)
-            any_start = 0
-            for i in range(nw):
-                s = ready[i] & win[i]
-                starts[jj * stride + i] = s
-                any_start |= s
-            if any_start == 0:
-                return False
-            _shl(starts + jj * stride, b, ends, nw)
-            for i in range(nw):
-                t[i] = ends[i] & can_empty[i]
-            _runs(blockers, t, free_ + (jj + 1) * stride, nw)
-            for i in range(nw):
-                free_[(jj + 1) * stride + i] |= ends[i]
-            if jj + 1 < k and self.cols[s0 + j + step] != colour:
-                for i in range(nw):  # the next block may touch this one
-                    ready[i] = free_[(jj + 1) * stride + i]
-            else:
-                _shl(t, 1, win, nw)  # the seeds: a gap after each end
-                for i in range(nw):
-                    t[i] = win[i] & can_empty[i]
-                _runs(blockers, t, ready, nw)
-                for i in range(nw):
-                    ready[i] |= win[i]
-        return ((free_[k * stride + (n >> 6)] >> (n & 63)) & ONE) != 0
-
-    cdef int _line_wide(self, const int64_t* g, int base, int step, int n, int64_t s0,
-                        int k) noexcept nogil:
-        """:meth:`_line64` on ``n // 64 + 1`` words a colour (lines of any length)."""
-        cdef int nw = n // 64 + 1, stride = self.nw, colours = self.colours, c, i, p, j, b, w
-        cdef int table = (self.kmax + 2) * stride
-        cdef uint64_t* may = self.wide_masks
-        cdef uint64_t* rev = self.wide_masks + (colours + 1) * stride
-        cdef uint64_t* out = self.wide_masks + 2 * (colours + 1) * stride
-        cdef uint64_t* row
-        cdef uint64_t* fs = self.sweep
-        cdef uint64_t* ff = self.sweep + table
-        cdef uint64_t* bs = self.sweep + 2 * table
-        cdef uint64_t* bf = self.sweep + 3 * table
-        cdef uint64_t* t1 = self.wt + 7 * stride
-        cdef uint64_t* t2 = self.wt + 8 * stride
-        cdef uint64_t* t3 = self.wt + 9 * stride
-        cdef uint64_t* background = self.wt + 10 * stride
-        cdef int64_t v, colour
-        cdef int bit
-        for c in range(colours + 1):
-            row = may + c * stride
-            for i in range(nw):
-                row[i] = 0
-            for p in range(n):
-                if (g[base + p * step] >> c) & 1:
-                    row[p >> 6] |= ONE << (p & 63)
-            _reverse_w(row, n, rev + c * stride, self.wt + 6 * stride, nw)
-        if not self._forward_w(s0, k, 1, n, nw, may, fs, ff):
-            return -1
-        if not self._forward_w(s0, k, -1, n, nw, rev, bs, bf):
-            return -1
-        for c in range(colours + 1):
-            for i in range(nw):
-                out[c * stride + i] = 0
-        for j in range(k):
-            b = <int>self.sizes[s0 + j]
-            _reverse_w(bs + (k - 1 - j) * stride, n, t1, t2, nw)
-            _shr(t1, b - 1, t2, nw)
-            for i in range(nw):
-                t2[i] &= fs[j * stride + i]
-            _smear_w(t2, b, t1, t3, nw)
-            colour = self.cols[s0 + j]
-            for i in range(nw):
-                out[colour * stride + i] |= t1[i]
-        for i in range(nw):
-            background[i] = 0
-        for j in range(k + 1):
-            for i in range(nw):
-                t3[i] = bf[(k - j) * stride + i] & _low(n, i)
-            _reverse_w(t3, n, t1, t2, nw)
-            for i in range(nw):
-                background[i] |= ff[j * stride + i] & t1[i]
-        for i in range(nw):
-            out[i] = background[i] & may[i]
-        for p in range(n):
-            v = 0
-            w = p >> 6
-            bit = p & 63
-            for c in range(colours + 1):
-                if (out[c * stride + w] >> bit) & ONE:
-                    v |= (<int64_t>1) << c
-            self.out[p] = v
-        return n
-
     cdef int _line(self, const int64_t* g, int line, bint wide) noexcept nogil:
         """Narrow ``line``'s cells into ``out``; the line's length, or -1 when no
         placement of its blocks fits what its cells may take."""
@@ -370,9 +166,8 @@ cdef class ColourEngine:
             n, base, step = self.width, line * self.width, 1
         else:
             n, base, step = self.height, line - self.height, self.width
-        if n <= 63 and not wide:
-            return self._line64(g, base, step, n, self.starts[line], <int>self.counts[line])
-        return self._line_wide(g, base, step, n, self.starts[line], <int>self.counts[line])
+        return narrow_colour_line(&self.solver, g, base, step, n, self.starts[line],
+                                  <int>self.counts[line], wide)
 
     def narrow(self, grid, int line, bint wide=False):
         """One line of ``grid`` (as :meth:`set_root` takes it) solved on its own, for tests:
@@ -384,7 +179,7 @@ cdef class ColourEngine:
             for i in range(self.cells):
                 g[i] = grid[i]
             n = self._line(g, line, wide)
-            return None if n < 0 else [self.out[i] for i in range(n)]
+            return None if n < 0 else [self.solver.out[i] for i in range(n)]
         finally:
             free(g)
 
@@ -435,11 +230,11 @@ cdef class ColourEngine:
                 base, step = <int>(line - self.height), self.width
             for p in range(n):
                 cell = base + p * step
-                if self.out[p] != g[cell]:
+                if self.solver.out[p] != g[cell]:
                     self.trail_cell[self.trail_len] = cell
                     self.trail_old[self.trail_len] = g[cell]
                     self.trail_len += 1
-                    g[cell] = self.out[p]
+                    g[cell] = self.solver.out[p]
                     if line < self.height:
                         self._push(self.height + p)
                     else:

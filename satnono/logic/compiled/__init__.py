@@ -78,7 +78,7 @@ def available() -> bool:
         from ...engine import part
 
         _built["engine"] = all(part(name) is not None
-                               for name in ("line", "search", "colour", "counter"))
+                               for name in ("line", "search", "colour_line", "colour", "counter"))
         if not _built["engine"]:
             print(f"satnono: {_why_no_engine()}; using the Python logic instead (slower, the "
                   "same answers)", file=sys.stderr, flush=True)
