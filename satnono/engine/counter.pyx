@@ -210,7 +210,7 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
     cdef uint8_t* bs = s.bs
     cdef int64_t* nb = s.nb
     cdef int64_t* nc = s.nc
-    cdef uint64_t bit
+    cdef uint64_t bit, counted = 0  # the colour nc counts (0: none yet)
     cdef bint ok, apart
     nb[0] = 0
     for p in range(n):
@@ -224,7 +224,9 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
         size = <int>_size(e, first + j - 1)
         bit = _bit(e, first + j - 1)
         apart = j >= 2 and _bit(e, first + j - 2) == bit  # background between them
-        _colour_misses(e, s, g, base, step, n, bit)
+        if bit != counted:  # black and white: once a line
+            _colour_misses(e, s, g, base, step, n, bit)
+            counted = bit
         for p in range(n + 1):  # block j-1 ends at p
             ok = False
             if p >= size and nc[p] - nc[p - size] == 0:
@@ -233,13 +235,15 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
             fe[j * cols + p] = ok
         fb[j * cols] = 0
         for p in range(1, n + 1):  # cell p-1 background
-            fb[j * cols + p] = ((_value(e, g, base + (p - 1) * step) & BACKGROUND) != 0
+            fb[j * cols + p] = (nb[p] == nb[p - 1]  # cell p-1 may be background
                                 and (fb[j * cols + p - 1] or fe[j * cols + p - 1]))
     for j in range(k - 1, -1, -1):  # blocks j..k-1 in cells [p, n)
         size = <int>_size(e, first + j)
         bit = _bit(e, first + j)
         apart = j + 1 < k and _bit(e, first + j + 1) == bit
-        _colour_misses(e, s, g, base, step, n, bit)
+        if bit != counted:
+            _colour_misses(e, s, g, base, step, n, bit)
+            counted = bit
         for p in range(n + 1):  # block j starts at p
             ok = False
             en = p + size
@@ -248,7 +252,7 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
             bs[j * cols + p] = ok
         bb[j * cols + n] = 0
         for p in range(n - 1, -1, -1):  # cell p background
-            bb[j * cols + p] = ((_value(e, g, base + p * step) & BACKGROUND) != 0
+            bb[j * cols + p] = (nb[p + 1] == nb[p]
                                 and (bb[j * cols + p + 1] or bs[j * cols + p + 1]))
     for j in range(k):  # block j at [st, en): reached from the left and to the right
         size = <int>_size(e, first + j)
