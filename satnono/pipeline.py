@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from .backends import DEFAULT, Backend
 from .backends import backend as backend_row
-from .errors import InvalidPuzzle, SearchTimeout, UsageError, WrongSolution
+from .errors import SearchTimeout, UsageError, WrongSolution
 from .logic.board import Board
 from .logic.context import Context, Stats
 from .logic.events import Found, Observer
@@ -154,11 +154,10 @@ def check(puzzle: Puzzle, sol: Solution, source: str) -> Solution:
 
 
 def require_solvable(puzzle: Puzzle, backend_name: str = DEFAULT) -> Puzzle:
-    """Validate ``puzzle`` and refuse what the backend does not solve."""
+    """Validate ``puzzle`` and look the backend up (an unknown name is refused before any
+    work); every backend solves every palette."""
     validate(puzzle)
-    if not backend_row(backend_name).handles(puzzle):
-        raise InvalidPuzzle(f"the {backend_name} backend solves black-and-white puzzles "
-                            "only, and this one is in colour")
+    backend_row(backend_name)
     return puzzle
 
 

@@ -32,7 +32,6 @@ from ..model.verdict import Depth
 if TYPE_CHECKING:
     from ..logic.context import Context
     from ..logic.presolve import Presolved
-    from ..model.puzzle import Puzzle
     from ..model.solution import Solution
     from ..runtime.deadline import Deadline
 
@@ -83,9 +82,9 @@ class Backend:
     ``entry`` is ``module:function``; ``options`` the keyword options it takes besides
     ``ctx``, ``deadline`` and ``limit``; ``depth`` how far logic goes before it searches
     (``probing=False`` stops at the lines), and ``compiled`` that the compiled engine may
-    do that logic (the native backend is the Python reference, so not there); ``colour``
-    that it solves colour puzzles too (black and white, every backend does); a
-    ``baseline`` is kept to measure another backend (``baseline_of``) against, not to use;
+    do that logic (the native backend is the Python reference, so not there); every
+    backend solves every palette; a ``baseline`` is kept to measure another backend
+    (``baseline_of``) against, not to use;
     ``libraries`` are the solver libraries it imports on its first call (:meth:`warm`);
     ``check`` is ``module:function`` checking options against the limit (see above);
     ``nodes`` that its search is satnono's own, which counts its nodes in ``ctx.stats``.
@@ -97,7 +96,6 @@ class Backend:
     options: tuple[str, ...] = ()
     depth: Depth = Depth.PROBED
     compiled: bool = False
-    colour: bool = False
     baseline_of: str | None = None
     libraries: tuple[str, ...] = ()
     check: str | None = None
@@ -126,10 +124,6 @@ class Backend:
                 continue
             if callable(getattr(loaded, "warm", None)):
                 loaded.warm()  # compiled code: load it now, not in each child
-
-    def handles(self, puzzle: Puzzle) -> bool:
-        """Whether this backend solves ``puzzle``."""
-        return self.colour or puzzle.palette.black_and_white
 
     def load(self) -> SolveFunction:
         return _function(self.entry)
@@ -164,24 +158,23 @@ def _function(entry: str) -> Callable[..., Any]:
 BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("native", "satnono.backends.native:solutions",
             "the line solver with probing and conflict-driven search, no solver library",
-            ("probing", "learning"), colour=True, nodes=True),
+            ("probing", "learning"), nodes=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
             ("solver", "probing", "workers", "search", "budget"), compiled=True,
-            colour=True,
             libraries=("pysat.solvers", "satnono.engine.search", "satnono.engine.colour"),
             check="satnono.backends.solver:check_limit", nodes=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),
-            depth=Depth.LINES, colour=True, libraries=("ortools.sat.python.cp_model",)),
+            depth=Depth.LINES, libraries=("ortools.sat.python.cp_model",)),
     Backend("plain-sat", "satnono.backends.plain:sat_solutions",
             "baseline: the whole puzzle as a block-start CNF, no propagation, CaDiCaL",
-            ("solver",), depth=Depth.OPEN, colour=True, baseline_of="sat",
+            ("solver",), depth=Depth.OPEN, baseline_of="sat",
             libraries=("pysat.solvers", "pysat.card"),
             check="satnono.backends.solver:check_limit"),
     Backend("plain-cpsat", "satnono.backends.plain:cpsat_solutions",
             "baseline: one CP-SAT automaton per line over every cell, no propagation",
-            ("workers",), depth=Depth.OPEN, colour=True, baseline_of="cpsat",
+            ("workers",), depth=Depth.OPEN, baseline_of="cpsat",
             libraries=("ortools.sat.python.cp_model",)),
 )}
 

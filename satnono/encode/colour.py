@@ -24,7 +24,7 @@ true (:func:`cell_clauses`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
@@ -189,8 +189,3 @@ def cell_clauses(literals: Sequence[int]) -> list[list[int]]:
         for b in range(a + 1, len(literals)):
             out.append([-literals[a], -literals[b]])
     return out
-
-
-def colour_key(cell: Hashable, colour: int) -> tuple[str, Hashable, int]:
-    """The name of a cell's colour literal in the variable pool."""
-    return ("x", cell, colour)

@@ -114,7 +114,3 @@ def grid_read(text: str, path: str | None = None) -> list[Puzzle]:
     sol = Solution(width, tuple(sum(1 << c for c, ch in enumerate(ln) if ch in _FILL)
                                 for _, ln in rows))
     return [checked(puzzle_from_picture(sol), path)]
-
-
-def grid_write(sol: Solution) -> str:
-    return "\n".join(sol.strings()) + "\n"
