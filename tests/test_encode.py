@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono.encode.automaton import closed_automaton, entered_by
+from satnono.encode.encoding import Encoding
 from satnono.encode.order import encode_line_order
-from satnono.encode.residual import Encoding, encode, encode_line
+from satnono.encode.residual import encode, encode_line
 from satnono.logic.board import Board
 from satnono.logic.line import solve_line
 from satnono.model.puzzle import line_clue

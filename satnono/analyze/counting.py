@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..encode.residual import Encoding, Residual, decode_solution, encode
+from ..encode.encoding import Encoding
+from ..encode.residual import Residual, decode_solution, encode
 from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.compiled import DISABLE

@@ -34,7 +34,7 @@ from . import kissat
 from .solver import DEFAULT_SOLVER, models, searches
 
 if TYPE_CHECKING:
-    from ..encode.residual import Encoding
+    from ..encode.encoding import Encoding
     from ..logic.compiled import AnySearch
 
 #: the work the compiled search may spend before the SAT solver takes over, in cells of the

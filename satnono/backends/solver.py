@@ -21,7 +21,7 @@ from ..runtime.memory import left_to_the_end
 from . import check_workers
 
 if TYPE_CHECKING:
-    from ..encode.residual import Encoding
+    from ..encode.encoding import Encoding
 
 DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits

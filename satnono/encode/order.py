@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from .automaton import automaton, layers
 
 if TYPE_CHECKING:
-    from .residual import Encoding
+    from .encoding import Encoding
 
 #: literals that are always true and always false (no variable has these numbers), so that
 #: a known cell or a bound past a block's range is negated like any literal
@@ -43,7 +43,7 @@ def encode_line_order(enc: Encoding, line: Hashable, clue: tuple[int, ...], n: i
     :func:`.residual.encode_line`); ``cell_var(i)`` gives the variable of unknown cell i.
 
     >>> from satnono.logic.board import Board
-    >>> from satnono.encode.residual import Encoding
+    >>> from satnono.encode.encoding import Encoding
     >>> from pysat.solvers import Solver
     >>> enc = Encoding(Board(4, 1))
     >>> x = [enc.pool.id(("x", i)) for i in range(3)]

@@ -1,0 +1,47 @@
+"""The residual CNF as it is built: its clauses, its variable pool and the map from cells to
+variables (:class:`Encoding`), shared by the encoders of a line (:mod:`.residual`,
+:mod:`.order`, :mod:`.colour`) and the solvers that read it."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..logic.board import Board
+from ..model.verdict import LineCode
+
+if TYPE_CHECKING:
+    from pysat.formula import IDPool
+
+
+def _pool() -> IDPool:
+    # pysat is imported when a CNF is first built, not with this module
+    from pysat.formula import IDPool
+
+    return IDPool()
+
+
+@dataclass
+class Encoding:
+    """Clauses plus the map back to cells. ``cells[(r, c)]`` is the variable of an unknown
+    cell (true = filled); in colour ``cells[(r, c, colour)]`` the literal "cell (r, c) has
+    that colour". ``board`` holds the known cells."""
+
+    board: Board
+    pool: IDPool = field(default_factory=_pool)
+    clauses: list[list[int]] = field(default_factory=list)
+    cells: dict[tuple[int, ...], int] = field(default_factory=dict)
+    infeasible: bool = False
+    aux_per_line: dict[Hashable, int] = field(default_factory=dict)
+    #: how the black-and-white lines were encoded (colour lines are always automata)
+    code: LineCode = LineCode.AUTOMATON
+
+    @property
+    def variables(self) -> int:
+        return self.pool.top
+
+    def size(self) -> str:
+        """For messages: how big the CNF is (what a solver that ran out of memory held)."""
+        return (f"the residual CNF has {self.variables:,} variables and "
+                f"{len(self.clauses):,} clauses")
