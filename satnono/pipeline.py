@@ -77,7 +77,7 @@ class Run(Iterator[Solution]):
     def known(self) -> str:
         """What is known so far, in words (for a status line while the run goes on)."""
         fixed, cells = self.stats.fixed, self.stats.cells
-        logic = f", logic decided {fixed} of {cells} cells" if fixed >= 0 else ""
+        logic = f", logic decided {fixed} of {cells} cells" if fixed is not None else ""
         return f"{self.found} solution(s) found{logic}"
 
     @property

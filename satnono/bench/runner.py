@@ -180,7 +180,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
             stats = solving.stats
             seconds = stats.seconds
             run.variables, run.clauses = stats.variables, stats.clauses
-            if backend_row(backend).depth is not Depth.OPEN and stats.fixed >= 0 and (
+            if backend_row(backend).depth is not Depth.OPEN and stats.fixed is not None and (
                     stats.variables or run.verdict != "timeout"):
                 run.fixed = stats.fixed
     except Exception as exc:  # reported in the CSV, never fatal to the run

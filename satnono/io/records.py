@@ -83,11 +83,11 @@ def solve_record(file: str, index: int, puzzle: Puzzle, solutions: list[Solution
     if run is not None:
         st = run.stats
         stats: dict[str, int] = {}
-        if st.fixed >= 0 or st.line_solves:  # logic ran: what it did
+        if st.fixed is not None or st.line_solves:  # logic ran: what it did
             stats.update(line_solves=st.line_solves, probes=st.probes)
         if st.nodes or backend_row(backend).nodes:  # satnono's own search: its nodes
             stats.update(nodes=st.nodes)
-        if st.fixed >= 0:  # the backend propagated: what logic fixed, what it left open
+        if st.fixed is not None:  # the backend propagated: what logic fixed, what it left open
             stats.update(fixed=st.fixed, unknown_cells=puzzle.width * puzzle.height - st.fixed)
         if st.variables:  # a residual CNF was built (else there is no size to give)
             stats.update(variables=st.variables, clauses=st.clauses)

@@ -20,8 +20,8 @@ class Stats:
     """What a run took, counted as it goes: the rating, ``count``, ``bench`` and the
     library's :class:`satnono.pipeline.Run` read these.
 
-    ``fixed`` is how many cells propagation and probing fixed before any solver ran (-1 when
-    the backend does not presolve); ``variables`` and ``clauses`` the size of the residual
+    ``fixed`` is how many cells propagation and probing fixed before any solver ran (None
+    when the backend does not presolve); ``variables`` and ``clauses`` the size of the residual
     CNF handed to a SAT solver or counter (0 when none was built), ``unknown`` its cells.
     ``seconds`` says where the time went, by stage: ``line`` (propagation), ``probe``,
     ``encode`` (the residual CNF), ``load`` (handing it to the solver), ``search``.
@@ -34,7 +34,7 @@ class Stats:
     conflicts: int = 0
     solutions: int = 0
     cells: int = 0
-    fixed: int = -1
+    fixed: int | None = None
     unknown: int = 0
     variables: int = 0
     clauses: int = 0
