@@ -38,12 +38,8 @@ def _branch(ctx: Context, board: Board, r: int, c: int, value: int, deadline: De
     b = board.copy()
     b.set(r, c, value)
     ctx.stats.probes += 1
-    observer, ctx.observer = ctx.observer, None  # a probe's own steps are not the solving's
-    try:
-        lines = (ctx.lines[ROW][r], ctx.lines[COLUMN][c])
-        return b if propagate(ctx, b, lines, deadline) else None
-    finally:
-        ctx.observer = observer
+    lines = (ctx.lines[ROW][r], ctx.lines[COLUMN][c])
+    return b if propagate(ctx, b, lines, deadline, quiet=True) else None
 
 
 def _pass(ctx: Context, board: Board, cells: list[Cell], deadline: Deadline

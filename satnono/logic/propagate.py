@@ -21,11 +21,12 @@ CLOCK_EVERY = 256
 
 
 def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
-              deadline: Deadline = NO_DEADLINE) -> bool:
+              deadline: Deadline = NO_DEADLINE, quiet: bool = False) -> bool:
     """Run line analysis to a fixed point; False on a contradiction (the board is then
     garbage). ``dirty`` lists the lines to start from (every line when None). On a board of
     a million cells a fixed point takes seconds, so the deadline is looked at every
-    :data:`CLOCK_EVERY` line solves (SearchTimeout when it has passed).
+    :data:`CLOCK_EVERY` line solves (SearchTimeout when it has passed). Each step goes to
+    ``ctx.observer`` unless ``quiet`` (a probe's steps are not the solving's).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((3,), (1,)), columns=((2,), (1,), (1,)))
@@ -34,11 +35,11 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
     (True, ['###', '#..'])
     """
     if board.colours > 1:
-        return _propagate_colour(ctx, board, dirty, deadline)
+        return _propagate_colour(ctx, board, dirty, deadline, quiet)
     may = board.may
     clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
     solve = ctx.cache.solve
-    observer = ctx.observer
+    observer = None if quiet else ctx.observer
     queue = [*lines[0], *lines[1]] if dirty is None else list(dirty)
     queued = (bytearray(board.height), bytearray(board.width))
     for axis, i in queue:
@@ -94,13 +95,13 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
 
 
 def _propagate_colour(ctx: Context, board: Board, dirty: Iterable[Line] | None,
-                      deadline: Deadline) -> bool:
+                      deadline: Deadline, quiet: bool) -> bool:
     """:func:`propagate` over any number of colours: a line is a mask per colour, and a
     colour that the line solver rules out in a cell is ruled out in its crossing line."""
     may = board.may
     clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
     solve = ctx.cache.solve_colour
-    observer = ctx.observer
+    observer = None if quiet else ctx.observer
     queue = [*lines[0], *lines[1]] if dirty is None else list(dirty)
     queued = (bytearray(board.height), bytearray(board.width))
     for axis, i in queue:
