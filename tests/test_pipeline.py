@@ -196,14 +196,15 @@ def test_a_numpy_picture_is_a_picture():
 @pytest.mark.full
 def test_a_run_reports_the_time_its_limit_counted():
     """The time limit starts before the backend loads its solver library; the time a run
-    reports starts with it (cpsat once said 0.37 s at a 1 s limit)."""
+    reports starts with it (cpsat once said 0.37 s at a 1 s limit). CP-SAT stops by its
+    own clock, which may end a few hundredths before ours: 0.9 s is the honest floor."""
     big = Puzzle(((1,),) * 30, ((1,),) * 30)
     for name in ("cpsat", "sat"):
         run = solve(big, name, limit=None, timeout=1.0)
         with pytest.raises(satnono.SearchTimeout):
             for _ in run:
                 pass
-        assert run.ending is Ending.TIME_LIMIT and 1.0 <= run.seconds < 2.0, (name, run.seconds)
+        assert run.ending is Ending.TIME_LIMIT and 0.9 <= run.seconds < 2.0, (name, run.seconds)
 
 
 def test_a_puzzle_loads_from_a_path_object_as_from_a_name(tmp_path):
