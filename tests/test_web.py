@@ -321,6 +321,17 @@ def _wait(driver, test, timeout: float = 30):
                          ).until(lambda d: test(d))
 
 
+def _new_drawing(driver, width: int | str, height: int | str) -> None:
+    """Type a size into the maker's fields and start a new drawing of it."""
+    from selenium.webdriver.common.by import By
+
+    for field, value in (("width", width), ("height", height)):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(str(value))
+    driver.find_element(By.ID, "new").click()
+
+
 def _cell(driver, r: int, c: int):
     from selenium.webdriver.common.by import By
 
@@ -346,11 +357,7 @@ def test_draw_check_open_solve_replay_count_export_in_chromium(server, browser, 
     d.get(server.url + "/")
     _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
     _shot(d, "1-empty")
-    for field, value in (("width", "4"), ("height", "3")):
-        box = d.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
-    d.find_element(By.ID, "new").click()
+    _new_drawing(d, 4, 3)
     assert len(d.find_elements(By.CSS_SELECTOR, "#grid td.cell")) == 12
     # two single cells, then a drag along the bottom row: a picture with a 2×2 switch
     ActionChains(d).click(_cell(d, 0, 0)).click(_cell(d, 1, 1)).perform()
@@ -576,11 +583,7 @@ def test_undo_redo_the_keyboard_and_zoom_in_chromium(server, browser):
     d = browser
     d.get(server.url + "/")
     _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
-    for field, value in (("width", "5"), ("height", "4")):
-        box = d.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
-    d.find_element(By.ID, "new").click()
+    _new_drawing(d, 5, 4)
 
     def grid():
         return d.execute_script("return state.grid")
@@ -656,11 +659,7 @@ def test_colour_drawing_in_chromium(server, browser):
     d = browser
     d.get(server.url + "/")
     _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
-    for field, value in (("width", "3"), ("height", "2")):
-        box = d.find_element(By.ID, field)
-        box.clear()
-        box.send_keys(value)
-    d.find_element(By.ID, "new").click()
+    _new_drawing(d, 3, 2)
     _cell(d, 0, 0).click()  # black
     # the picker is set apart and named, not a swatch among the palette's inks
     adding = d.find_element(By.ID, "adding")
@@ -697,19 +696,11 @@ def test_the_page_after_solve_paint_limits_exports_and_big_pictures(server, brow
     _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid td.cell"))
     assert d.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
     assert "spinner" in d.find_element(By.ID, "busy").get_attribute("class")
-
-    def size(w: str, h: str) -> None:
-        for field, value in (("width", w), ("height", h)):
-            box = d.find_element(By.ID, field)
-            box.clear()
-            box.send_keys(value)
-        d.find_element(By.ID, "new").click()
-
-    size("50", "50")  # the server takes 1600 cells: said now, not at Check
+    _new_drawing(d, 50, 50)  # the server takes 1600 cells: said now, not at Check
     assert "up to 1600 cells" in d.find_element(By.ID, "message").text
     assert "error" in d.find_element(By.ID, "status").get_attribute("class")
     assert len(d.find_elements(By.CSS_SELECTOR, "#grid td.cell")) != 2500
-    size("4", "3")
+    _new_drawing(d, 4, 3)
     ActionChains(d).click(_cell(d, 0, 0)).click(_cell(d, 1, 1)).perform()
     ActionChains(d).click(_cell(d, 2, 2)).click(_cell(d, 2, 3)).perform()
     d.find_element(By.ID, "check").click()
