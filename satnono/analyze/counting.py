@@ -96,21 +96,14 @@ def compiled_counts(puzzle: Puzzle) -> bool:
     return usable(puzzle)
 
 
-def compiled_engine_here() -> bool:
-    """Whether the compiled engine runs here at all (built, and not turned off)."""
-    from ..logic.compiled import available
-
-    return available()
-
-
 def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountResult:
     """Presolve, then the compiled counter."""
-    from ..logic.compiled import MAX_COLOURS, usable
+    from ..logic.compiled import MAX_COLOURS, counting, usable
     from ..logic.context import Context
     from ..model.verdict import Depth
     from ..pipeline import presolved
 
-    if not usable(puzzle) and compiled_engine_here():
+    if not usable(puzzle) and counting():
         raise UsageError(f"the compiled counter takes up to {MAX_COLOURS} block colours; "
                          "count this puzzle with --method auto, enumerate or ganak")
     try:
@@ -194,8 +187,10 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         return out
     out = count_by_ganak(res, clock, found)
     if out.complete:
+        from ..logic.compiled import counting
+
         alone = (f"the compiled counter does not run here or {DISABLE} is set"
-                 if not compiled_engine_here() else
+                 if not counting() else
                  "the compiled counter takes no puzzle of so many colours")
         out.why = f"past {threshold:,} solutions auto hands the count to Ganak: {alone}"
     return out

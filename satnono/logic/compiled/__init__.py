@@ -126,9 +126,14 @@ def search_for(puzzle: Puzzle, board: Board | None = None, general: bool = False
     search), chosen here once per puzzle because it pays: of tcga2015's 1,000 puzzles it
     settles 981 within the search's budget against the general search's 892, and those
     both settle in a third of the time (``python -m benchmarks.search_rate --general``)."""
-    if puzzle.palette.black_and_white and not general:
+    if _fast_path(puzzle, general):
         return Search(puzzle, board)
     return ColourSearch(puzzle, board)
+
+
+def _fast_path(puzzle: Puzzle, general: bool) -> bool:
+    """Whether ``puzzle`` runs on the black-and-white fast path (unless ``general``)."""
+    return puzzle.palette.black_and_white and not general
 
 
 @dataclass
@@ -165,26 +170,27 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = 
     """
     from ...engine.counter import count
 
-    fresh = fresh_engine(puzzle, levels=1, memory=0, general=general)
-    if board is not None:
-        fresh.set_root(grid_of(board) if puzzle.palette.black_and_white and not general
-                       else colour_grid_of(board))
+    fresh = fresh_engine(puzzle, levels=1, memory=0, general=general, board=board)
     n, hits = count(fresh, COUNT_CACHE, PROBE_PARTS)
     return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
 
 
 def fresh_engine(puzzle: Puzzle, levels: int, memory: int | None = None,
-                 general: bool = False) -> Any:
-    """A fresh engine for ``puzzle``, its stack ``levels`` deep to start with (it grows):
-    :class:`~satnono.engine.colour.ColourEngine`, the general one, or in black and white
-    unless ``general`` the fast path, :class:`~satnono.engine.search.Engine` (``memory``
-    bytes for what probing remembers at each level, :data:`MEMORY` unless given)."""
-    if puzzle.palette.black_and_white and not general:
+                 general: bool = False, board: Board | None = None) -> Any:
+    """A fresh engine for ``puzzle`` whose root is ``board`` (or an open board), its stack
+    ``levels`` deep to start with (it grows): :class:`~satnono.engine.colour.ColourEngine`,
+    the general one, or in black and white unless ``general`` the fast path,
+    :class:`~satnono.engine.search.Engine` (``memory`` bytes for what probing remembers at
+    each level, :data:`MEMORY` unless given)."""
+    if _fast_path(puzzle, general):
         from ...engine.search import Engine
 
         clues, starts, counts = _lines(puzzle)
-        return Engine(puzzle.height, puzzle.width, clues, starts, counts, levels,
-                      MEMORY if memory is None else memory)
+        engine = Engine(puzzle.height, puzzle.width, clues, starts, counts, levels,
+                        MEMORY if memory is None else memory)
+        if board is not None:
+            engine.set_root(grid_of(board))
+        return engine
     from ...engine.colour import ColourEngine
 
     palette = puzzle.palette
@@ -192,9 +198,12 @@ def fresh_engine(puzzle: Puzzle, levels: int, memory: int | None = None,
               for clue in puzzle.rows + puzzle.columns]
     counts = [len(c) for c in blocks]
     flat = [b for c in blocks for b in c] or [(0, 1)]
-    return ColourEngine(puzzle.height, puzzle.width, len(palette.colours) - 1,
-                        [b[0] for b in flat], [b[1] for b in flat], _starts(counts),
-                        counts, levels)
+    engine = ColourEngine(puzzle.height, puzzle.width, len(palette.colours) - 1,
+                          [b[0] for b in flat], [b[1] for b in flat], _starts(counts),
+                          counts, levels)
+    if board is not None:
+        engine.set_root(colour_grid_of(board))
+    return engine
 
 
 def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
@@ -345,9 +354,8 @@ class Search(_Searching):
     def __init__(self, puzzle: Puzzle, board: Board | None = None):
         super().__init__(puzzle)
         self.puzzle = puzzle  # what a fresh engine is made of (implications)
-        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS))
-        if board is not None:
-            self.engine.set_root(grid_of(board))
+        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS),
+                                   board=board)
         self.seen: set[bytes] = set()
 
     def restarts(self, limit: int | None) -> None:
@@ -471,9 +479,7 @@ class ColourSearch(_Searching):
         super().__init__(puzzle)
         self.colours = len(puzzle.palette.colours) - 1
         self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS),
-                                   general=True)
-        if board is not None:
-            self.engine.set_root(colour_grid_of(board))
+                                   general=True, board=board)
 
     def _settle(self, first: bool) -> int:
         return int(self.engine.settle_lines(first, self.slice_))
