@@ -81,13 +81,6 @@ cdef inline uint64_t _bit(AnyEngine e, int64_t block) noexcept nogil:
         return (<uint64_t>1) << e.cols[block]
 
 
-cdef inline Py_ssize_t _cell_bytes(AnyEngine e) noexcept nogil:
-    if AnyEngine is Engine:
-        return 1
-    else:
-        return 8
-
-
 cdef inline bint _probe(AnyEngine e, void* g) noexcept nogil:
     """Probe ``g`` to a fixpoint from its first cell (False: a contradiction)."""
     e.probe_cell = 0
