@@ -350,20 +350,29 @@ def test_a_signal_stops_everything_says_one_line_and_writes_nothing(tmp_path, ba
 SCRIPT = Path(sys.executable).with_name("satnono")
 
 
-def _interpreter_start() -> float:
-    """Seconds this machine takes, as loaded as it is now, to start the interpreter with
-    its ``site`` (the slowest of three): a signal before that lands in Python's own start,
-    which no program can handle ("Fatal Python error: init_import_site")."""
-    times = []
-    for _ in range(3):
-        started = time.monotonic()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.monotonic() - started)
-    return max(times)
+def _handlers_in(proc: subprocess.Popen) -> None:
+    """Wait until the started ``satnono`` script has put in its own handlers (or ended).
+    Its entry point installs SIGINT's and then SIGTERM's first thing; the kernel lists a
+    process's caught signals in ``/proc/PID/status`` (SigCgt), and Python itself catches
+    SIGINT from its start but never SIGTERM, so SIGTERM caught means both are ours. A
+    signal before that lands in the interpreter's own start (and the ``import re`` of
+    pip's script), which no program can handle."""
+    status = Path(f"/proc/{proc.pid}/status")
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            caught = next(int(line.split()[1], 16) for line in status.read_text().splitlines()
+                          if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):  # ended between the poll and the read
+            return
+        if caught >> (signal.SIGTERM - 1) & 1:
+            return
+        time.sleep(0.001)
 
 
 @pytest.mark.full
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the satnono script is not installed here")
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 @pytest.mark.parametrize("backend,sig", [("sat", signal.SIGINT), ("cpsat", signal.SIGINT),
                                          ("native", signal.SIGINT), ("sat", signal.SIGTERM)])
 def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend, sig):
@@ -371,15 +380,15 @@ def test_ctrl_c_at_any_moment_of_a_start_is_one_line_and_130(backend, sig):
     as the installed ``satnono`` script runs: never a traceback, never the Python logic put
     in for an engine whose load the signal cut; one line and 130 (143), or, when it came
     after the work, the work's own status and output. The sweep starts once the
-    interpreter is up (measured on this machine as it is: twice its start) and runs
+    script's handlers are in (read from the kernel, not guessed from a clock) and runs
     through the whole load."""
     status, word = (130, "interrupted") if sig == signal.SIGINT else (143, "terminated")
-    up = 2 * _interpreter_start()
     for delay in (0, 0.02, 0.04, 0.06, 0.09, 0.13, 0.18, 0.26, 0.36, 0.56):
         proc = subprocess.Popen([str(SCRIPT), "solve", str(PUZZLES / "cup.non"), "--backend",
                                  backend], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        time.sleep(up + delay)
+        _handlers_in(proc)
+        time.sleep(delay)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
         assert "Traceback" not in err and "Exception ignored" not in err, (delay, err)
