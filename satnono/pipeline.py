@@ -78,7 +78,8 @@ class Run(Iterator[Solution]):
         """What is known so far, in words (for a status line while the run goes on)."""
         fixed, cells = self.stats.fixed, self.stats.cells
         logic = f", logic decided {fixed} of {cells} cells" if fixed is not None else ""
-        return f"{self.found} solution(s) found{logic}"
+        racing = f", racing {self.stats.racing()}" if self.stats.racers else ""
+        return f"{self.found} solution(s) found{logic}{racing}"
 
     @property
     def seconds(self) -> float:

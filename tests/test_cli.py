@@ -346,18 +346,17 @@ def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_p
     import signal
 
     import satnono.backends.sat as sat
-    import satnono.backends.solver as solver
 
     def killed(*args):  # what the kernel does to a process when memory runs out
         os.kill(os.getpid(), signal.SIGKILL)
         yield []
 
-    monkeypatch.setattr(solver, "_steered", killed)
+    monkeypatch.setattr(sat, "steered", killed)  # each CaDiCaL racer of the sat backend
     monkeypatch.setattr(sat, "BUDGET", 0)  # the compiled search would settle it first
     out = tmp_path / "out.sol"
     assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "-o", str(out)]) == 6
     err = capsys.readouterr().err
-    assert err.startswith(f"satnono: {PUZZLES / 'two.dat'}: all 2 SAT solver processes ended; "
+    assert err.startswith(f"satnono: {PUZZLES / 'two.dat'}: all 2 racing search processes ended; "
                           "the first was killed "
                           "(SIGKILL: by the system when memory ran out, or by another "
                           "process) "

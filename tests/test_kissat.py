@@ -101,11 +101,12 @@ def test_a_kissat_that_cannot_run_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def _agree(p: Puzzle) -> None:
+    """The one-core path (the race has its own tests: test_portfolio)."""
     want = set(solve(p, "native", limit=None))
-    got = list(solve(p, "sat", limit=None, budget=0))  # straight to the CNF stage
+    got = list(solve(p, "sat", limit=None, budget=0, workers=1))  # straight to the CNF stage
     assert len(got) == len(set(got)) and set(got) == want
     for limit in (1, 2):
-        part = list(solve(p, "sat", limit=limit, budget=0))
+        part = list(solve(p, "sat", limit=limit, budget=0, workers=1))
         assert len(part) == len(set(part)) == min(limit, len(want)) and set(part) <= want
 
 
@@ -125,9 +126,9 @@ def test_kissat_runs_past_its_size_and_not_below(monkeypatch):
     monkeypatch.setattr(kissat, "first_model", lambda *a: calls.append(1) or first_model(*a))
     p = Puzzle(rows=((1,),) * 6, columns=((1,),) * 6)
     monkeypatch.setattr(sat, "KISSAT_CELLS", 36)
-    assert len(list(solve(p, "sat", limit=2, budget=0))) == 2 and calls == []
+    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1))) == 2 and calls == []
     monkeypatch.setattr(sat, "KISSAT_CELLS", 35)
-    assert len(list(solve(p, "sat", limit=2, budget=0))) == 2 and calls == [1]
+    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1))) == 2 and calls == [1]
 
 
 @pytest.mark.parametrize("index", range(len(_puzzles())))

@@ -113,9 +113,3 @@ def test_data_flows_one_way_through_the_stages():
             if theirs > mine:
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
-
-
-def test_no_command_module_is_long():
-    long = {p.name: n for p in (ROOT / "cli").glob("*.py")
-            if (n := len(p.read_text().splitlines())) > 160}
-    assert long == {}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..backends import DEFAULT, check_workers
+from ..backends import DEFAULT, check_workers, pinned
 from ..backends import backend as backend_row
 from ..errors import SearchTimeout, UnknownOption, UsageError
 from ..model.puzzle import Puzzle
@@ -127,7 +127,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
 
         return count_split(puzzle, parts or PARTS_PER_WORKER * workers, method,
                            timeout=timeout, threshold=threshold, workers=workers).result
-    options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
+    options: dict[str, Any] = pinned(row.name, workers)
     row.check_options(options)
     clock = Clock(Deadline.after(timeout))
     if method is not CountMethod.AUTO or not clock.deadline.limited:

@@ -190,6 +190,18 @@ def backend(name: str) -> Backend:
                              ) from None
 
 
+def pinned(name: str, workers: int) -> dict[str, object]:
+    """The options that keep backend ``name`` to ``workers`` processes, where it takes
+    ``workers``: what work that is already spread over the cores (``batch``, ``bench``, a
+    count in parts, the web page's requests) passes, since the sat backend otherwise races
+    a hard puzzle on every free core.
+
+    >>> pinned("sat", 1), pinned("native", 1)
+    ({'workers': 1}, {})
+    """
+    return {"workers": workers} if "workers" in backend(name).options else {}
+
+
 def baselines() -> list[tuple[str, str]]:
     """Each baseline and the backend it measures."""
     return [(b.name, b.baseline_of) for b in BACKENDS.values() if b.baseline_of is not None]

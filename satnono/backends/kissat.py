@@ -45,10 +45,11 @@ def program() -> str | None:
     return shutil.which("kissat")
 
 
-def first_model(clauses: list[list[int]], variables: int, deadline: Deadline
-                ) -> list[int] | None:
+def first_model(clauses: list[list[int]], variables: int, deadline: Deadline,
+                seed: int | None = None) -> list[int] | None:
     """A model of the clauses (its true variables), or None when there is none; raises
-    :class:`~satnono.errors.SearchTimeout` at the deadline.
+    :class:`~satnono.errors.SearchTimeout` at the deadline. ``seed`` picks another of
+    Kissat's searches (its ``--seed``; a racer's).
 
     >>> from satnono.runtime.deadline import NO_DEADLINE
     >>> first_model([[1, 2], [-1]], 2, NO_DEADLINE) if program() else [2]
@@ -60,7 +61,8 @@ def first_model(clauses: list[list[int]], variables: int, deadline: Deadline
     text = f"p cnf {variables} {len(clauses)}\n" + "".join(
         " ".join(map(str, c)) + " 0\n" for c in clauses)
     try:
-        done = subprocess.run([kissat, "-q"], input=text, capture_output=True, text=True,
+        argv = [kissat, "-q"] + ([] if seed is None else [f"--seed={seed}"])
+        done = subprocess.run(argv, input=text, capture_output=True, text=True,
                               timeout=deadline.left(), preexec_fn=dies_with_this_process())
     except subprocess.TimeoutExpired:
         raise deadline.expired() from None

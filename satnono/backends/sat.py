@@ -17,7 +17,9 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import add_implications, decode_solution, residual
@@ -29,9 +31,10 @@ from ..model.grid import ROW
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..model.verdict import LineCode
+from ..runtime.child import CpuSample, free_cores, race
 from ..runtime.deadline import Deadline
 from . import kissat
-from .solver import DEFAULT_SOLVER, models, searches
+from .solver import DEFAULT_SOLVER, deleted, models, new_solver, searches, steered
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
@@ -69,23 +72,28 @@ LARGE_BUDGET = 25_000_000
 NEIGHBOUR_AFTER = 2_000_000
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
-              solver: str = DEFAULT_SOLVER, workers: int = 1, probing: bool = True,
+              solver: str = DEFAULT_SOLVER, workers: int | None = None, probing: bool = True,
               search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
-    """From the presolved root: where the compiled engine probed it (black and white),
-    search on in compiled code for up to ``budget`` work (:data:`BUDGET`,
-    :data:`COLOUR_BUDGET` in colour, or :data:`LARGE_BUDGET` where Kissat follows, unless
-    given; 0: none); then enumerate the
-    residual CNF's models, less the solutions already found. ``workers`` > 1 races that
-    many differently set solvers (:func:`.solver.searches`) in child processes; the first
-    to find a model goes on alone. ``search`` runs only that one of the racers' settings
+    """From the presolved root: where the compiled engine probed it, search on in compiled
+    code for up to ``budget`` work (:data:`BUDGET`, :data:`COLOUR_BUDGET` in colour, or
+    :data:`LARGE_BUDGET` where Kissat follows, unless given; 0: none); then enumerate the
+    residual CNF's models, less the solutions already found.
+
+    What is not settled within the budget is raced on ``workers`` cores (default: the
+    free ones, measured while the budget was spent: :func:`~satnono.runtime.child.free_cores`)
+    by the searches of
+    :func:`portfolio`, the first to find a solution going on alone; on one core the CNF
+    stage runs alone. ``search`` runs only that one of :func:`.solver.searches`' settings
     (a race whose racers run on other machines). Without ``probing`` (the root was not
     probed) the compiled search is not used either."""
     settings = None if search is None else [searches(search + 1)[search]]
+    # how busy the machine is, measured over the compiled search's budget (workers None)
+    sample = CpuSample.now() if workers is None and settings is None else None
     found: list[Solution] = []
     # the open cells the CNF stage will have: the root's (the search's solutions are blocked,
     # not fixed)
-    by_kissat = start.board is not None and _kissat_first(ctx, _choices(start.board), workers,
-                                                          settings, solver)
+    by_kissat = start.board is not None and settings is None and \
+        _kissat_first(_choices(start.board), solver)
     if budget is None:
         budget = LARGE_BUDGET if by_kissat else \
             BUDGET if ctx.puzzle.palette.black_and_white else COLOUR_BUDGET
@@ -103,7 +111,10 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
-    if not found and limit != 0 and by_kissat:
+    cores = 1 if settings is not None else workers if workers is not None else \
+        free_cores(sample)
+    racers = portfolio(cores, by_kissat and not found, dfs is not None)
+    if not found and limit != 0 and len(racers) == 1 and racers[0].kind is Kind.KISSAT:
         # Kissat for the first solution, CaDiCaL (incremental) for the rest
         with ctx.stats.timing("search"):
             first = kissat.first_model(enc.clauses, enc.variables, deadline)
@@ -119,6 +130,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
             found.append(other)
             yield other
         phases = _phases(enc, found[0])
+        racers = [Racer(Kind.CADICAL)]
     else:
         phases = None
     for i, sol in enumerate(found):  # already given: rule them out
@@ -128,17 +140,139 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     left = None if limit is None else limit - len(found)
     if left == 0:
         return
-    for true in models(enc, solver, left, workers, deadline, ctx.stats, settings, phases):
+    if len(racers) > 1:
+        yield from _raced(racers, enc, dfs, ctx, solver, left, found, deadline)
+        return
+    for true in models(enc, solver, left, 1, deadline, ctx.stats, settings, phases):
         yield decode_solution(enc, true)
 
 
-def _kissat_first(ctx: Context, choices: int, workers: int, settings: Any,
-                  solver: str) -> bool:
-    """Whether Kissat looks for the first solution of the CNF stage: one search, the
-    default solver, past :data:`KISSAT_CELLS` open choices (:func:`_choices`), Kissat
-    there."""
-    return workers == 1 and settings is None and solver == DEFAULT_SOLVER \
-        and choices > KISSAT_CELLS and kissat.program() is not None
+class Kind(Enum):
+    """A racing search of the CNF stage (:func:`portfolio`)."""
+
+    KISSAT = "Kissat"
+    CADICAL = "CaDiCaL"
+    SEARCH = "the compiled search"
+
+
+@dataclass(frozen=True)
+class Racer:
+    """One racer: its kind and, for CaDiCaL, its settings (:func:`.solver.searches`)."""
+
+    kind: Kind
+    settings: tuple[int | None, bool | None, bool] = (None, None, False)
+
+    def __str__(self) -> str:
+        seed, forced, focused = self.settings
+        how = ["focused"] if focused else []
+        if forced is not None:
+            how.append(f"all {str(forced).lower()} first")
+        if seed is not None:
+            how.append(f"seed {seed}")
+        return self.kind.value + (f" ({', '.join(how)})" if how else "")
+
+
+def portfolio(cores: int, by_kissat: bool, searching: bool) -> list[Racer]:
+    """The searches raced on ``cores`` cores for what the budget left open, in order: the
+    one-core choice (Kissat where it goes first, else CaDiCaL), the same solver with
+    another seed, the compiled search going on without a budget (where there is one:
+    ``searching``), then CaDiCaL's other settings (:func:`.solver.searches`). One
+    solver's time on one puzzle swings with its seed more than between its settings, so
+    a second draw of the better solver gains most; the compiled search settles some of
+    the random 40×40s in a second where Kissat takes ten (benchmarks/results/NOTES.md).
+
+    >>> [str(r) for r in portfolio(3, True, True)]
+    ['Kissat', 'Kissat (seed 1)', 'the compiled search']
+    >>> [str(r) for r in portfolio(3, False, False)]
+    ['CaDiCaL', 'CaDiCaL (seed 1)', 'CaDiCaL (focused, all true first)']
+    """
+    first = Kind.KISSAT if by_kissat else Kind.CADICAL
+    racers = [Racer(first), Racer(first, (1, None, False))]
+    if searching:
+        racers.append(Racer(Kind.SEARCH))
+    for settings in searches(cores + 3)[1:]:
+        racer = Racer(Kind.CADICAL, settings)
+        if racer not in racers:
+            racers.append(racer)
+    return racers[:max(cores, 1)]
+
+
+def _raced(racers: list[Racer], enc: Encoding, dfs: AnySearch | None, ctx: Context,
+           solver: str, left: int | None, given: list[Solution], deadline: Deadline
+           ) -> Iterator[Solution]:
+    """Race ``racers`` (each in a child); the first to find a solution goes on alone, up
+    to ``left`` more than the solutions ``given`` (which the CNF already rules out).
+    What ran and which won go into the stats (the status line and the summary say
+    them)."""
+    cells = list(enc.cells.values())
+    ctx.stats.racers = tuple(str(r) for r in racers)
+    with ctx.stats.timing("load"):
+        base = new_solver(solver, enc.clauses, deadline=deadline)
+    jobs: list[tuple[Any, tuple[Any, ...]]] = []
+    for i, racer in enumerate(racers):
+        if racer.kind is Kind.SEARCH:
+            jobs.append((_tagged, (i, _searching, (dfs, left, set(given), deadline))))
+        elif racer.kind is Kind.KISSAT:
+            jobs.append((_tagged, (i, _kissat_then, (base, solver, enc, ctx.puzzle, cells,
+                                                     left, deadline, racer.settings[0]))))
+        else:
+            jobs.append((_tagged, (i, steered, (base, solver, cells, left)
+                                   + racer.settings)))
+    with deleted(base):
+        won = race(jobs, deadline, what="racing search", size=enc.size(), always=True)
+        for i, item in ctx.stats.timed("search", won):
+            ctx.stats.winner = ctx.stats.racers[i]
+            yield item if isinstance(item, Solution) else decode_solution(enc, set(item))
+
+
+def _tagged(index: int, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]
+            ) -> Iterator[tuple[int, Any]]:
+    """A racer's items, each with the racer's place in the race (which one won)."""
+    for item in fn(*args):
+        yield index, item
+
+
+def _searching(dfs: AnySearch, left: int | None, given: set[Solution], deadline: Deadline
+               ) -> Iterator[Solution]:
+    """A racer: the compiled search on from where its budget stopped it, with no budget."""
+    found = 0
+    for sol in dfs.solutions(None, None, deadline):
+        if sol in given:
+            continue
+        yield sol
+        found += 1
+        if left is not None and found >= left:
+            return
+
+
+def _kissat_then(base: Any, solver: str, enc: Encoding, puzzle: Puzzle, cells: list[int],
+                 left: int | None, deadline: Deadline, seed: int | None = None
+                 ) -> Iterator[list[int] | Solution]:
+    """A racer: Kissat for the first model, a 2×2 swap of it for the second where there is
+    one (black and white), then CaDiCaL (``base``, this child's copy) beside the first
+    for the rest: the one-core path's order."""
+    first = kissat.first_model(enc.clauses, enc.variables, deadline, seed)
+    if first is None:
+        return
+    true = set(first).intersection(cells)
+    yield sorted(true)
+    given = [decode_solution(enc, true)]
+    other = swapped(puzzle, given[0]) if puzzle.palette.black_and_white else None
+    if other is not None and (left is None or left > 1):
+        yield other
+        given.append(other)
+    if left is not None and left <= len(given):
+        return
+    for sol in given:
+        base.add_clause(_blocking(enc, sol))
+    base.set_phases(_phases(enc, given[0]))
+    yield from steered(base, solver, cells, None if left is None else left - len(given))
+
+
+def _kissat_first(choices: int, solver: str) -> bool:
+    """Whether Kissat looks for the first solution of the CNF stage: the default solver,
+    past :data:`KISSAT_CELLS` open choices (:func:`_choices`), Kissat there."""
+    return solver == DEFAULT_SOLVER and choices > KISSAT_CELLS and kissat.program() is not None
 
 
 def _choices(board: Board) -> int:

@@ -81,7 +81,7 @@ def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline
         if phases:
             base.set_phases(phases)
     with deleted(base):
-        jobs = [(_steered, (base, solver, cells, limit) + s) for s in settings]
+        jobs = [(steered, (base, solver, cells, limit) + s) for s in settings]
         # in a child even alone: a solver busy in C hears no signal, a child can be killed
         found = race(jobs, deadline, what="SAT solver", size=enc.size(), always=True)
         for true in stats.timed("search", found):
@@ -209,7 +209,7 @@ def solve_call(s: Any, assumptions: list[int] | None = None) -> bool:
         raise
 
 
-def _steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,
+def steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,
              forced: bool | None = None, focused: bool = False) -> Iterator[list[int]]:
     """A racer: steer the loaded solver ``s`` (its own copy, in a child) and enumerate;
     what :func:`race` yields (in the order found; a list, sent back from a child)."""

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..backends import DEFAULT
+from ..backends import DEFAULT, pinned
 from ..model.puzzle import Puzzle
 
 #: what a batch can do with each puzzle
@@ -274,7 +274,7 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
     """The part of the record the work itself fills in (runs in the child)."""
     from ..errors import SearchTimeout
 
-    options: dict[str, Any] = {"workers": job.workers} if job.workers > 1 else {}
+    options: dict[str, Any] = pinned(job.backend or DEFAULT, job.workers)
     if job.do == "count":
         from ..analyze.count import count
 

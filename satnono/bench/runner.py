@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..backends import BACKENDS
+from ..backends import BACKENDS, pinned
 from ..backends import backend as backend_row
 from ..errors import ParseError, UsageError
 from ..io.output import atomic_output, write_failed
@@ -150,7 +150,7 @@ def _measure(run: Run, puzzle: Puzzle) -> Run:
 
     run.cells = puzzle.width * puzzle.height
     backend, workers = backend_spec(run.backend)
-    options: dict[str, Any] = {} if workers == 1 else {"workers": workers}
+    options: dict[str, Any] = pinned(backend, workers)
     if run.solver:
         options["solver"] = run.solver
     started = time.monotonic()

@@ -75,9 +75,10 @@ def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds
     p.add_argument("--timeout", type=seconds, metavar="S", help=what)
 
 
-WORKERS_HELP = ("sat backend: N solvers with "
-                "different search settings raced, the first to find a solution going on "
-                "alone; cpsat backend: search workers (default 1)")
+WORKERS_HELP = ("sat backend: race N searches (Kissat or CaDiCaL, the compiled search, "
+                "CaDiCaL set otherwise) on what the compiled search leaves after its budget, "
+                "the first to find a solution going on alone (default: one per free core; 1 "
+                "stays on one core); cpsat backend: search workers (default 1)")
 
 
 def add_workers(p: argparse.ArgumentParser, what: str = WORKERS_HELP,

@@ -135,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
                     say(tracer.finish(found, None if left is None else max(left, 0.5)))
             where = (f", first to finish: racing search {winner[0].search} on {winner[0].worker}"
                      if winner else "")
+            stats = solving.stats
+            if stats.racers:  # the hard part raced on several cores (--workers 1: one)
+                where += f", raced {stats.racing()}" + (f": {stats.winner} first"
+                                                        if stats.winner else "")
             say(f"{name}: {solve_summary(len(found), limit, solving.ending)} "
                 f"[{solving.seconds:.2f} s, backend {backend}{where}]")
             complete = solving.ending in (Ending.ALL_FOUND, Ending.LIMIT)

@@ -25,6 +25,8 @@ class Stats:
     CNF handed to a SAT solver or counter (0 when none was built), ``unknown`` its cells.
     ``seconds`` says where the time went, by stage: ``line`` (propagation), ``probe``,
     ``encode`` (the residual CNF), ``load`` (handing it to the solver), ``search``.
+    ``racers`` are the searches raced on several cores once the compiled search's budget
+    was spent (none: it ran on one), ``winner`` the one whose solutions were taken.
     """
 
     line_solves: int = 0
@@ -38,7 +40,15 @@ class Stats:
     unknown: int = 0
     variables: int = 0
     clauses: int = 0
+    racers: tuple[str, ...] = ()
+    winner: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+
+    def racing(self) -> str:
+        """The race in words: ``Kissat and the compiled search on 2 cores``."""
+        names = list(self.racers)
+        said = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+        return f"{said} on {len(names)} cores"
 
     @contextmanager
     def timing(self, stage: str) -> Iterator[None]:

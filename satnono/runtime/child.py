@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ChildDied, SearchTimeout, SolverFailed
@@ -31,6 +33,63 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class CpuSample:
+    """How much processor time the whole machine (``busy``, all processors, from
+    ``/proc/stat``) and this process (``own``) had spent at ``when`` (seconds each): two
+    samples tell what other work used between them."""
+
+    when: float
+    busy: float
+    own: float
+
+    @classmethod
+    def now(cls) -> CpuSample | None:
+        """A sample, or None where the kernel does not say (not Linux)."""
+        try:
+            with open("/proc/stat") as f:
+                fields = f.readline().split()
+        except OSError:  # pragma: no cover - not on Linux
+            return None
+        if not fields or fields[0] != "cpu":  # pragma: no cover
+            return None
+        ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal
+        busy = sum(ticks) - ticks[3] - ticks[4]
+        own = os.times()
+        return cls(time.monotonic(), busy / os.sysconf("SC_CLK_TCK"), own.user + own.system)
+
+
+#: the shortest time between two samples that says how busy the machine is (the kernel
+#: counts in hundredths of a second)
+SAMPLE_SPAN = 0.2
+
+
+def free_cores(since: CpuSample | None = None) -> int:
+    """The processors this process may run on less those other work keeps busy: how many
+    searches a hard puzzle may race without taking a core another program is using.
+    Other work is measured over the time since ``since`` (the processors' busy time less
+    this process's own; at least :data:`SAMPLE_SPAN`, waited for when less has passed),
+    else by the machine's load over the last minute, which counts this process's own
+    recent work too (a solve just before this one). At least one.
+
+    >>> 1 <= free_cores() <= cores()
+    True
+    """
+    now = CpuSample.now() if since is not None else None
+    if since is not None and now is not None:
+        if now.when - since.when < SAMPLE_SPAN:
+            time.sleep(SAMPLE_SPAN - (now.when - since.when))
+            now = CpuSample.now() or now
+        others = (now.busy - since.busy) - (now.own - since.own)
+        busy = max(0.0, others / (now.when - since.when))
+    else:
+        try:
+            busy = os.getloadavg()[0]
+        except OSError:  # pragma: no cover - no load average here
+            busy = 0.0
+    return max(1, cores() - int(busy + 0.5))
 
 
 def settle(parent: int) -> None:

@@ -198,7 +198,7 @@ def solve(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, A
     p = _puzzle(fields["puzzle"], max_cells)
     deadline = Deadline.after(timeout)
     started = time.monotonic()
-    run = run_solve(p, limit=2, timeout=timeout)
+    run = run_solve(p, limit=2, timeout=timeout, workers=1)  # one core a request
     found = []
     try:
         for sol in run:
@@ -364,7 +364,7 @@ def export(fields: dict[str, str], max_cells: int, timeout: float) -> dict[str, 
         if kind == "solution":
             from ..pipeline import solve as run_solve
 
-            sols = list(run_solve(p, limit=1, timeout=timeout))
+            sols = list(run_solve(p, limit=1, timeout=timeout, workers=1))
             if not sols:
                 raise UsageError("the puzzle has no solution to draw")
             grid = draw.solution_grid(sols[0])
