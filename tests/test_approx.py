@@ -147,7 +147,7 @@ def test_the_cli_prints_an_estimate_as_one(tmp_path, monkeypatch, capsys):
 
 
 def test_an_unfinished_compiled_count_does_not_claim_a_bound():
-    from satnono.analyze.counting import COMPILED, CountResult
+    from satnono.analyze.counters import COMPILED, CountResult
     from satnono.io.words import count_words
 
     assert count_words(CountResult(0, False, COMPILED, 3.0)).startswith("no count: time")

@@ -131,7 +131,7 @@ def test_the_documented_patterns_cover_2_3_16_33_109():
 
 def test_the_enumerating_racer_counts_to_the_last_solution():
     """auto's third racer lists every model of the automaton residual, each checked."""
-    from satnono.analyze.counting import Listed, _listed
+    from satnono.analyze.counters import Listed, _listed
     from satnono.pipeline import residual
 
     rng = random.Random(5)
@@ -146,17 +146,17 @@ def test_the_enumerating_racer_counts_to_the_last_solution():
 def test_the_enumerating_racer_gives_way_past_its_cap(monkeypatch):
     """Past its cap the racer leaves without a word (alone, the race has no one left);
     the count comes from the others."""
-    import satnono.analyze.counting as counting
+    import satnono.analyze.counters as counters
     from satnono.errors import ChildDied
     from satnono.pipeline import residual
     from satnono.runtime.child import race
     from satnono.runtime.deadline import NO_DEADLINE
 
-    monkeypatch.setattr(counting, "LISTED_AT_MOST", 10)
+    monkeypatch.setattr(counters, "LISTED_AT_MOST", 10)
     p = Puzzle(((1,),) * 7, ((1,),) * 7)
     enc = residual(p).encoding
     with pytest.raises(ChildDied):
-        list(race([(counting._listed, (p, enc))], NO_DEADLINE, always=True))
+        list(race([(counters._listed, (p, enc))], NO_DEADLINE, always=True))
     res = count(p, "auto", threshold=5)
     assert res.complete and res.count == 5040
     assert res.method in ({"compiled counter", "ganak"} if usable(p) else {"ganak"})

@@ -32,7 +32,7 @@ from ..model.verdict import CountMethod
 from ..pipeline import require_solvable, residual, solve
 from ..runtime.deadline import Deadline
 from .approx import DELTA, EPSILON, check_parameters
-from .counting import (
+from .counters import (
     CNF_BACKEND,
     COUNTER_CODE,
     PARTS_PER_WORKER,
@@ -71,7 +71,7 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     instead). ``backend`` enumerates (the sat backend's residual is then what
     Ganak counts too). ``workers`` is, as everywhere, how many processes work on the puzzle:
     with the sat backend the count is split into ``parts``
-    (:data:`~satnono.analyze.counting.PARTS_PER_WORKER` per worker unless given) counted
+    (:data:`~satnono.analyze.counters.PARTS_PER_WORKER` per worker unless given) counted
     side by side (:func:`satnono.analyze.split.count_split`; no estimate then); cpsat gives
     them to its search.
 

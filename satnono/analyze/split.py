@@ -34,7 +34,7 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import check, require_solvable
 from ..runtime.deadline import NO_DEADLINE, Deadline
-from .counting import (
+from .counters import (
     CNF_BACKEND,
     THRESHOLD,
     Clock,

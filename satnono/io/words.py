@@ -12,7 +12,7 @@ from ..pipeline import UNIQUENESS_LIMIT
 
 if TYPE_CHECKING:
     from ..analyze.check import Check
-    from ..analyze.counting import CountResult
+    from ..analyze.counters import CountResult
     from ..analyze.crosscheck import CrossCheck
     from ..analyze.difficulty import Rating
 
@@ -92,7 +92,7 @@ def cross_check_report(check: CrossCheck, name: str, backend: str, chars: str = 
 def count_words(res: CountResult) -> str:
     """What ``satnono count`` says of a count: exact, a lower bound or an estimate, and
     how."""
-    from ..analyze.counting import COMPILED
+    from ..analyze.counters import COMPILED
 
     if res.estimate is not None:
         e = res.estimate

@@ -163,7 +163,7 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = 
     apart and multiplied, parts met before remembered), black and white or colour (up to
     :data:`MAX_COLOURS` block colours; ``general``: black and white on the general
     engine, as :func:`search_for` takes it). It cannot be stopped but by ending its
-    process (:func:`satnono.analyze.counting.count_compiled` runs it in one).
+    process (:func:`satnono.analyze.counters.count_compiled` runs it in one).
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24

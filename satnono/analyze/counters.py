@@ -1,4 +1,4 @@
-"""Counting the residual CNF: blocking-clause enumeration for few solutions, projected
+"""The counters of the residual CNF: blocking-clause enumeration for few solutions, projected
 model counting (Ganak, through pyganak) for many — what :func:`satnono.analyze.count.count`
 and the split count (:mod:`satnono.analyze.split`) both run on a puzzle or a part of one.
 """
