@@ -64,7 +64,7 @@ class Split:
     seconds: float = 0.0
 
 
-def _settle(ctx: Context, board: Board, deadline: Deadline, lines: list[Line] | None = None
+def _presolve_part(ctx: Context, board: Board, deadline: Deadline, lines: list[Line] | None = None
             ) -> tuple[bool, Cell | None]:
     """Propagate (from ``lines``, or every line) and probe ``board`` in place:
     (consistent, the cell to split on next)."""
@@ -99,7 +99,7 @@ def split(puzzle: Puzzle, parts: int, deadline: Deadline = NO_DEADLINE) -> Split
     def place(board: Board, fixed: tuple[tuple[int, int, int], ...],
               lines: list[Line] | None) -> None:
         """Settle a branch: dropped, solved (one solution, checked) or an open part."""
-        ok, best = _settle(ctx, board, deadline, lines)
+        ok, best = _presolve_part(ctx, board, deadline, lines)
         if not ok:
             out.dropped += 1
         elif best is None:

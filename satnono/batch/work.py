@@ -252,9 +252,9 @@ def _record(task: Task) -> dict[str, Any]:
 def _serve(conn: Any, parent: int, job: Job) -> None:
     """A puzzle process: each task that comes over the pipe done in turn, its record sent
     back, until the pipe closes."""
-    from ..runtime.child import settle
+    from ..runtime.child import tie_to_parent
 
-    settle(parent)
+    tie_to_parent(parent)
     try:
         while True:
             try:

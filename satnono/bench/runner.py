@@ -236,9 +236,9 @@ def _stages(run: Run, seconds: dict[str, float], wall: float) -> None:
 
 
 def _worker(conn: Connection, parent: int, run: Run, puzzle: Puzzle) -> None:
-    from ..runtime.child import settle
+    from ..runtime.child import tie_to_parent
 
-    settle(parent)
+    tie_to_parent(parent)
     try:
         conn.send(asdict(_measure(run, puzzle)))
     finally:

@@ -24,7 +24,7 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
 
 
-# What both engines keep to stop line logic: at a cost (``stop_at``, settle_lines' slices),
+# What both engines keep to stop line logic: at a cost (``stop_at``, line_logic's slices),
 # at a deadline (seconds on this clock, 0: none) or on a signal; the clock is looked at when
 # the cost passes ``check_at``. Once ``expired`` the engine's state is no longer a search's
 # (its caller gives up on it), and ``signalled`` says a handler's exception is set.

@@ -59,7 +59,7 @@ cdef class ColourEngine:
     # the work so far (as the black-and-white search's; the cost counts a line of n cells
     # and k blocks as n × (k + 1))
     cdef public int64_t lines, nodes, depth, root, cost
-    # line logic stops at a cost (settle_lines), at the deadline or on a signal (clock.pxd)
+    # line logic stops at a cost (line_logic), at the deadline or on a signal (clock.pxd)
     cdef Watch watch
 
     cdef int _line(self, const int64_t* g, int line, bint wide) noexcept nogil
@@ -71,7 +71,7 @@ cdef class ColourEngine:
     cdef void _trail_changed(self) noexcept nogil
     cdef void _touch(self, int64_t cell, uint64_t* lines) noexcept nogil
     cdef bint _still_valid(self, int64_t c, int64_t level) noexcept nogil
-    cdef bint _settle(self, int64_t* g, int64_t cell, int64_t value) noexcept nogil
+    cdef bint _assign(self, int64_t* g, int64_t cell, int64_t value) noexcept nogil
     cdef int probe(self, int64_t* g, int64_t end) noexcept nogil
     cdef int64_t* _grid(self, int64_t d) noexcept nogil
     cdef bint _failed(self, int64_t level) noexcept nogil

@@ -252,7 +252,7 @@ cdef class ColourEngine:
         search's."""
         return self.watch.expired
 
-    def settle_lines(self, bint first=True, int64_t work=-1):
+    def line_logic(self, bint first=True, int64_t work=-1):
         """Line logic over every line of the root to a fixpoint (``first``: every line
         queued; else going on from the last call): 0 a contradiction, 1 settled, 2 stopped
         once ``work`` more cost (>= 0) was passed, so that the caller can look at the clock."""
@@ -301,7 +301,7 @@ cdef class ColourEngine:
                 x &= x - ONE
         return True
 
-    cdef bint _settle(self, int64_t* g, int64_t cell, int64_t value) noexcept nogil:
+    cdef bint _assign(self, int64_t* g, int64_t cell, int64_t value) noexcept nogil:
         """Cell ``cell`` takes the colours ``value`` for good; propagate from its row and
         column, every change carrying the change clock's next time (as a new node's)."""
         cdef bint ok

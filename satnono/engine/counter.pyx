@@ -556,7 +556,7 @@ cdef int64_t _in_a_copy(AnyEngine e, _Scratch s, void* g, const int64_t* part, i
                 return _count(e, s, g, part, m)
             memcpy(h, g, cells)
             e._load(<uint8_t*>h)
-            if not e._settle(<uint8_t*>h, <int>cell, <int>value):
+            if not e._assign(<uint8_t*>h, <int>cell, <int>value):
                 return 0
             return _count(e, s, h, part, m)
         finally:
@@ -579,7 +579,7 @@ cdef int64_t _in_a_copy(AnyEngine e, _Scratch s, void* g, const int64_t* part, i
             if not branch:
                 return _count(e, s, g, part, m)
             memcpy(h, g, cells * 8)
-            if not e._settle(<int64_t*>h, cell, <int64_t>value):
+            if not e._assign(<int64_t*>h, cell, <int64_t>value):
                 return 0
             return _count(e, s, h, part, m)
         finally:
@@ -587,7 +587,7 @@ cdef int64_t _in_a_copy(AnyEngine e, _Scratch s, void* g, const int64_t* part, i
             free(h)
 
 
-cdef bint _settle_root(AnyEngine e) noexcept nogil:
+cdef bint _root_logic(AnyEngine e) noexcept nogil:
     """The root grid propagated, every line queued, what probing remembers forgotten
     (False: a contradiction, or a signal)."""
     cdef int line
@@ -622,7 +622,7 @@ def count(AnyEngine e, int64_t cache, int probe_min):
     cdef int64_t n
     cdef int i
     try:
-        if not _settle_root(e):
+        if not _root_logic(e):
             watch_heard(&e.watch)  # a signal's, not a contradiction
             return 0, 0
         for i in range(e.cells):

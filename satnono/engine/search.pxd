@@ -77,7 +77,7 @@ cdef class Engine:
     # yet, 1 consistent, 2 a contradiction), and the cost (a line of n cells costs n, and
     # n × (words + 1) past 63 cells)
     cdef public int64_t lines, nodes, depth, root, cost
-    # line logic at the root stops at a cost (settle_lines), the ``held`` lines still
+    # line logic at the root stops at a cost (line_logic), the ``held`` lines still
     # queued (from ``held_head`` in the queue) kept for the next call; or at the deadline,
     # or on a signal (clock.pxd)
     cdef int64_t held, held_head
@@ -94,7 +94,7 @@ cdef class Engine:
     cdef void _mark(self, int cell) noexcept nogil
     cdef void _stamp(self) noexcept nogil
     cdef bint _still_valid(self, int c) noexcept nogil
-    cdef bint _settle(self, uint8_t* g, int cell, int value) noexcept nogil
+    cdef bint _assign(self, uint8_t* g, int cell, int value) noexcept nogil
     cdef int _probe_one(self, uint8_t* g, int c, int value, int64_t* cells_out,
                         uint8_t* values_out) noexcept nogil
     cdef int probe(self, uint8_t* g, int64_t stop) noexcept nogil

@@ -456,7 +456,7 @@ cdef class Engine:
                 x &= x - ONE
         return True
 
-    cdef bint _settle(self, uint8_t* g, int cell, int value) noexcept nogil:
+    cdef bint _assign(self, uint8_t* g, int cell, int value) noexcept nogil:
         """Cell ``cell`` takes ``value`` for good; propagate from its row and column."""
         cdef bint ok
         self._put(g, cell // self.width, cell % self.width, value)
@@ -522,7 +522,7 @@ cdef class Engine:
             if n1 < 0 and n0 < 0:
                 return 0
             if n1 < 0 or n0 < 0:
-                if not self._settle(g, c, EMPTY if n1 < 0 else FILLED):
+                if not self._assign(g, c, EMPTY if n1 < 0 else FILLED):
                     return 0
                 self.probe_quiet = 0
                 self.score[c] = 0
@@ -723,7 +723,7 @@ cdef class Engine:
 
     # ------------------------------------------------------------ other entries
 
-    def settle_lines(self, int64_t work=-1):
+    def line_logic(self, int64_t work=-1):
         """Line logic alone on the queued lines of the root (no probing): 0 a
         contradiction, 1 settled, 2 stopped once ``work`` more cost (>= 0) was passed, so
         that the caller can look at the clock; the next call goes on in the same order."""

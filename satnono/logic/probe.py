@@ -151,9 +151,9 @@ def _shares(cells: list[Cell], n: int) -> list[list[Cell]]:
 
 def _worker(conn: Connection, parent: int, ctx: Context, deadline: Deadline) -> None:
     """A helper process's loop: a board and cells in, the pass's outcome and board out."""
-    from ..runtime.child import settle
+    from ..runtime.child import tie_to_parent
 
-    settle(parent)
+    tie_to_parent(parent)
     try:
         while True:
             may, cells = conn.recv()

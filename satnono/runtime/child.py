@@ -92,7 +92,7 @@ def free_cores(since: CpuSample | None = None) -> int:
     return max(1, cores() - int(busy + 0.5))
 
 
-def settle(parent: int) -> None:
+def tie_to_parent(parent: int) -> None:
     """What every child process does first, so that it never outlives its purpose:
 
     * it dies with its parent, whatever ends the parent (SIGKILL included: the kernel's
@@ -156,7 +156,7 @@ HELD = {signal.SIGINT, signal.SIGTERM}
 @contextmanager
 def held() -> Iterator[None]:
     """Ctrl-C and SIGTERM held back in this thread while a child is started and recorded:
-    the child begins with them blocked until :func:`settle` has set it up (a Ctrl-C to the
+    the child begins with them blocked until :func:`tie_to_parent` has set it up (a Ctrl-C to the
     whole process group once reached a child inside Python's at-fork handlers, which
     printed a traceback), and this thread gets a held signal once the child is on record,
     so that it is stopped with the others."""
@@ -171,7 +171,7 @@ def fork(target: Callable[..., None], args: tuple[Any, ...],
          keep: Callable[[BaseProcess, Connection], object], *, duplex: bool = False,
          daemon: bool = True) -> None:
     """Start a child process running ``target(conn, parent_pid, *args)`` (a target that
-    begins with :func:`settle`), and hand it and this end of its pipe to ``keep`` while
+    begins with :func:`tie_to_parent`), and hand it and this end of its pipe to ``keep`` while
     Ctrl-C and SIGTERM are :func:`held`: no signal finds a child started and not yet on
     record, where nothing would stop it. Every place that forks goes through here."""
     import multiprocessing as mp
@@ -193,7 +193,7 @@ def fork(target: Callable[..., None], args: tuple[Any, ...],
 def allow_children() -> None:
     """Let this process start processes of its own even when it runs as a daemon (Dask
     starts its workers so, and Python refuses a daemon children): the processes satnono
-    starts are killed by their parent at their time limit and die with it (:func:`settle`),
+    starts are killed by their parent at their time limit and die with it (:func:`tie_to_parent`),
     which is what the rule guards against."""
     import multiprocessing as mp
 
@@ -225,7 +225,7 @@ Job = tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]
 
 def _child(conn: Connection, parent: int, fn: Callable[..., Iterator[Any]],
            args: tuple[Any, ...]) -> None:
-    settle(parent)
+    tie_to_parent(parent)
     try:
         for item in fn(*args):
             conn.send(item)

@@ -296,16 +296,16 @@ class _Searching:
         if e.level != 0 or e.phase != 1 or e.root:
             return
         with self._timed(deadline):
-            ended = self._settle(True)
+            ended = self._line_slice(True)
         while ended == STOPPED:
             deadline.check()
             with self._timed(deadline):
-                ended = self._settle(False)
+                ended = self._line_slice(False)
         if ended == CONTRADICTION:
             e.root = 2
             self.done = True
 
-    def _settle(self, first: bool) -> int:
+    def _line_slice(self, first: bool) -> int:
         raise NotImplementedError
 
     @contextmanager
@@ -361,9 +361,9 @@ class Search(_Searching):
     def restarts(self, limit: int | None) -> None:
         self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
 
-    def _settle(self, first: bool) -> int:
+    def _line_slice(self, first: bool) -> int:
         # the black-and-white engine keeps its queue between calls itself
-        return int(self.engine.settle_lines(self.slice_))
+        return int(self.engine.line_logic(self.slice_))
 
     def _step(self, end: int) -> None:
         e = self.engine
@@ -422,7 +422,7 @@ class Search(_Searching):
 #: the engine's values of a cell, and what its searches return
 EMPTY, FILLED, OPEN = 1, 2, 3
 FOUND, DONE = 1, 2
-#: how line logic at the root ended (``settle_lines``)
+#: how line logic at the root ended (``line_logic``)
 CONTRADICTION, SETTLED, STOPPED = 0, 1, 2
 
 #: a grid's bytes as text digits: a cell filled in some solution ("may be filled": 2, 3)
@@ -481,8 +481,8 @@ class ColourSearch(_Searching):
         self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS),
                                    general=True, board=board)
 
-    def _settle(self, first: bool) -> int:
-        return int(self.engine.settle_lines(first, self.slice_))
+    def _line_slice(self, first: bool) -> int:
+        return int(self.engine.line_logic(first, self.slice_))
 
     def _step(self, end: int) -> None:
         status = self.engine.search(end)
