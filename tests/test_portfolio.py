@@ -63,11 +63,11 @@ def _race(p: Puzzle, racers: list[Racer], limit: int | None) -> list:
                        NO_DEADLINE))
 
 
-KINDS = [[Racer(Kind.CADICAL)], [Racer(Kind.CADICAL, searches(2)[1])],
-         [Racer(Kind.CADICAL, (1, None, False))],
+KINDS = [[Racer(Kind.CADICAL)], [Racer(Kind.CADICAL, *searches(2)[1])],
+         [Racer(Kind.CADICAL, seed=1)],
          pytest.param([Racer(Kind.KISSAT)], marks=pytest.mark.skipif(
              kissat.program() is None, reason="no kissat here")),
-         pytest.param([Racer(Kind.KISSAT, (1, None, False))], marks=pytest.mark.skipif(
+         pytest.param([Racer(Kind.KISSAT, seed=1)], marks=pytest.mark.skipif(
              kissat.program() is None, reason="no kissat here")),
          pytest.param([Racer(Kind.SEARCH)], marks=needs_engine),
          pytest.param(portfolio(3, kissat.program() is not None, compiled.available()),
@@ -90,11 +90,11 @@ def test_each_racer_alone_and_all_together_give_the_native_solutions(racers, ind
 def test_the_portfolio_puts_the_one_core_choice_first_then_another_seed_then_the_search():
     assert portfolio(1, True, True) == [Racer(Kind.KISSAT)]
     assert portfolio(1, False, True) == [Racer(Kind.CADICAL)]
-    assert portfolio(2, True, True) == [Racer(Kind.KISSAT), Racer(Kind.KISSAT, (1, None, False))]
+    assert portfolio(2, True, True) == [Racer(Kind.KISSAT), Racer(Kind.KISSAT, seed=1)]
     assert [r.kind for r in portfolio(3, False, True)] == [Kind.CADICAL, Kind.CADICAL,
                                                            Kind.SEARCH]
     # no compiled search (no engine, or no probing): CaDiCaL's other settings instead
-    assert portfolio(3, False, False)[2] == Racer(Kind.CADICAL, searches(2)[1])
+    assert portfolio(3, False, False)[2] == Racer(Kind.CADICAL, *searches(2)[1])
     for n in range(1, 9):  # never the same search twice
         for by_kissat in (True, False):
             racers = portfolio(n, by_kissat, True)

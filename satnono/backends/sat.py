@@ -71,6 +71,7 @@ LARGE_BUDGET = 25_000_000
 #: (:func:`swapped`: half a millisecond on a 25×25, so not on every puzzle)
 NEIGHBOUR_AFTER = 2_000_000
 
+
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
               solver: str = DEFAULT_SOLVER, workers: int | None = None, probing: bool = True,
               search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
@@ -80,12 +81,12 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     residual CNF's models, less the solutions already found.
 
     What is not settled within the budget is raced on ``workers`` cores (default: the
-    free ones, measured while the budget was spent: :func:`~satnono.runtime.child.free_cores`)
-    by the searches of
-    :func:`portfolio`, the first to find a solution going on alone; on one core the CNF
-    stage runs alone. ``search`` runs only that one of :func:`.solver.searches`' settings
-    (a race whose racers run on other machines). Without ``probing`` (the root was not
-    probed) the compiled search is not used either."""
+    free ones, measured while the budget was spent:
+    :func:`~satnono.runtime.child.free_cores`) by the searches of :func:`portfolio`, the
+    first to find a solution going on alone; on one core the CNF stage runs alone.
+    ``search`` runs only that one of :func:`.solver.searches`' settings (a race whose
+    racers run on other machines). Without ``probing`` (the root was not probed) the
+    compiled search is not used either."""
     settings = None if search is None else [searches(search + 1)[search]]
     # how busy the machine is, measured over the compiled search's budget (workers None)
     sample = CpuSample.now() if workers is None and settings is None else None
@@ -157,18 +158,20 @@ class Kind(Enum):
 
 @dataclass(frozen=True)
 class Racer:
-    """One racer: its kind and, for CaDiCaL, its settings (:func:`.solver.searches`)."""
+    """One racer: its kind and how it is set: ``seed`` (Kissat's or CaDiCaL's), and for
+    CaDiCaL ``forced`` phases and ``focused`` mode (:func:`.solver.searches`)."""
 
     kind: Kind
-    settings: tuple[int | None, bool | None, bool] = (None, None, False)
+    seed: int | None = None
+    forced: bool | None = None
+    focused: bool = False
 
     def __str__(self) -> str:
-        seed, forced, focused = self.settings
-        how = ["focused"] if focused else []
-        if forced is not None:
-            how.append(f"all {str(forced).lower()} first")
-        if seed is not None:
-            how.append(f"seed {seed}")
+        how = ["focused"] if self.focused else []
+        if self.forced is not None:
+            how.append(f"all {str(self.forced).lower()} first")
+        if self.seed is not None:
+            how.append(f"seed {self.seed}")
         return self.kind.value + (f" ({', '.join(how)})" if how else "")
 
 
@@ -187,11 +190,11 @@ def portfolio(cores: int, by_kissat: bool, searching: bool) -> list[Racer]:
     ['CaDiCaL', 'CaDiCaL (seed 1)', 'CaDiCaL (focused, all true first)']
     """
     first = Kind.KISSAT if by_kissat else Kind.CADICAL
-    racers = [Racer(first), Racer(first, (1, None, False))]
+    racers = [Racer(first), Racer(first, seed=1)]
     if searching:
         racers.append(Racer(Kind.SEARCH))
-    for settings in searches(cores + 3)[1:]:
-        racer = Racer(Kind.CADICAL, settings)
+    for seed, forced, focused in searches(cores + 3)[1:]:
+        racer = Racer(Kind.CADICAL, seed, forced, focused)
         if racer not in racers:
             racers.append(racer)
     return racers[:max(cores, 1)]
@@ -214,10 +217,10 @@ def _raced(racers: list[Racer], enc: Encoding, dfs: AnySearch | None, ctx: Conte
             jobs.append((_tagged, (i, _searching, (dfs, left, set(given), deadline))))
         elif racer.kind is Kind.KISSAT:
             jobs.append((_tagged, (i, _kissat_then, (base, solver, enc, ctx.puzzle, cells,
-                                                     left, deadline, racer.settings[0]))))
+                                                     left, deadline, racer.seed))))
         else:
-            jobs.append((_tagged, (i, steered, (base, solver, cells, left)
-                                   + racer.settings)))
+            jobs.append((_tagged, (i, steered, (base, solver, cells, left, racer.seed,
+                                                racer.forced, racer.focused))))
     with deleted(base):
         won = race(jobs, deadline, what="racing search", size=enc.size(), always=True)
         for i, item in ctx.stats.timed("search", won):
