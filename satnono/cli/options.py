@@ -75,8 +75,9 @@ def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds
     p.add_argument("--timeout", type=seconds, metavar="S", help=what)
 
 
-WORKERS_HELP = ("sat backend: race N searches (Kissat or CaDiCaL, the compiled search, "
-                "CaDiCaL set otherwise) on what the compiled search leaves after its budget, "
+WORKERS_HELP = ("sat backend: race N searches (Kissat or CaDiCaL, the same with another "
+                "seed, the compiled search going on, CaDiCaL set otherwise) on what the "
+                "compiled search leaves after its budget, "
                 "the first to find a solution going on alone (default: one per free core; 1 "
                 "stays on one core); cpsat backend: search workers (default 1)")
 
