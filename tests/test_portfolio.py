@@ -5,6 +5,7 @@ already spread over the cores (batch, bench, count, the web page) stays on one c
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -31,6 +32,7 @@ from .conftest import RGB_PALETTE, cpu_seconds, random_colour_grid, random_pictu
 needs_engine = pytest.mark.skipif(not compiled.available(), reason="no compiled engine here")
 
 
+@functools.cache
 def _puzzles() -> list[Puzzle]:
     """Puzzles that probing the root leaves open: several solutions, one, none; black and
     white and colour."""

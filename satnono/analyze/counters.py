@@ -162,7 +162,7 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     limit = None if method is CountMethod.ENUMERATE else threshold + 1
     found = 0
     try:
-        for true in models(enc, DEFAULT_SOLVER, limit, 1, clock.deadline):
+        for true in models(enc, DEFAULT_SOLVER, limit, clock.deadline):
             check(puzzle, decode_solution(enc, true), CNF_BACKEND)
             found += 1
     except SearchTimeout:

@@ -31,10 +31,10 @@ from ..model.grid import ROW
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..model.verdict import LineCode
-from ..runtime.child import CpuSample, free_cores, race
+from ..runtime.child import CpuSample, Job, free_cores
 from ..runtime.deadline import Deadline
 from . import kissat
-from .solver import DEFAULT_SOLVER, deleted, models, new_solver, searches, steered
+from .solver import DEFAULT_SOLVER, loaded_race, models, searches, steered
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
@@ -87,14 +87,14 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     ``search`` runs only that one of :func:`.solver.searches`' settings (a race whose
     racers run on other machines). Without ``probing`` (the root was not probed) the
     compiled search is not used either."""
-    settings = None if search is None else [searches(search + 1)[search]]
+    setting = None if search is None else searches(search + 1)[search]
     # how busy the machine is, measured over the compiled search's budget (workers None)
-    sample = CpuSample.now() if workers is None and settings is None else None
+    sample = CpuSample.now() if workers is None and setting is None else None
     found: list[Solution] = []
     # the open cells the CNF stage will have: the root's (the search's solutions are blocked,
     # not fixed)
-    by_kissat = start.board is not None and settings is None and \
-        _kissat_first(_choices(start.board), solver)
+    by_kissat = start.board is not None and setting is None and \
+        _kissat_goes_first(_choices(start.board), solver)
     if budget is None:
         budget = LARGE_BUDGET if by_kissat else \
             BUDGET if ctx.puzzle.palette.black_and_white else COLOUR_BUDGET
@@ -112,26 +112,18 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
-    cores = 1 if settings is not None else workers if workers is not None else \
+    cores = 1 if setting is not None else workers if workers is not None else \
         free_cores(sample)
     racers = portfolio(cores, by_kissat and not found, dfs is not None)
     if not found and limit != 0 and len(racers) == 1 and racers[0].kind is Kind.KISSAT:
-        # Kissat for the first solution, CaDiCaL (incremental) for the rest
-        with ctx.stats.timing("search"):
-            first = kissat.first_model(enc.clauses, enc.variables, deadline)
-        if first is None:
+        # Kissat for the first solution (and a 2×2 swap for the second), CaDiCaL
+        # (incremental) beside the first for the rest
+        for sol in ctx.stats.timed("search", _kissat_first(enc, ctx.puzzle, limit, deadline)):
+            found.append(sol)
+            yield sol
+        if not found:
             return
-        found.append(decode_solution(enc, first))
-        yield found[-1]
-        # a second solution one 2×2 swap away costs nothing to find (nonosolve's trick);
-        # else CaDiCaL looks beside the first (its phases), where the next one usually is
-        bw = ctx.puzzle.palette.black_and_white
-        other = swapped(ctx.puzzle, found[0]) if limit != 1 and bw else None
-        if other is not None:
-            found.append(other)
-            yield other
         phases = _phases(enc, found[0])
-        racers = [Racer(Kind.CADICAL)]
     else:
         phases = None
     for i, sol in enumerate(found):  # already given: rule them out
@@ -144,7 +136,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     if len(racers) > 1:
         yield from _raced(racers, enc, dfs, ctx, solver, left, found, deadline)
         return
-    for true in models(enc, solver, left, 1, deadline, ctx.stats, settings, phases):
+    for true in models(enc, solver, left, deadline, ctx.stats, setting, phases):
         yield decode_solution(enc, true)
 
 
@@ -209,23 +201,23 @@ def _raced(racers: list[Racer], enc: Encoding, dfs: AnySearch | None, ctx: Conte
     them)."""
     cells = list(enc.cells.values())
     ctx.stats.racers = tuple(str(r) for r in racers)
-    with ctx.stats.timing("load"):
-        base = new_solver(solver, enc.clauses, deadline=deadline)
-    jobs: list[tuple[Any, tuple[Any, ...]]] = []
-    for i, racer in enumerate(racers):
-        if racer.kind is Kind.SEARCH:
-            jobs.append((_tagged, (i, _searching, (dfs, left, set(given), deadline))))
-        elif racer.kind is Kind.KISSAT:
-            jobs.append((_tagged, (i, _kissat_then, (base, solver, enc, ctx.puzzle, cells,
-                                                     left, deadline, racer.seed))))
-        else:
-            jobs.append((_tagged, (i, steered, (base, solver, cells, left, racer.seed,
-                                                racer.forced, racer.focused))))
-    with deleted(base):
-        won = race(jobs, deadline, what="racing search", size=enc.size(), always=True)
-        for i, item in ctx.stats.timed("search", won):
-            ctx.stats.winner = ctx.stats.racers[i]
-            yield item if isinstance(item, Solution) else decode_solution(enc, set(item))
+
+    def jobs(base: Any) -> list[Job]:
+        made: list[Job] = []
+        for i, racer in enumerate(racers):
+            if racer.kind is Kind.SEARCH:
+                made.append((_tagged, (i, _searching, (dfs, left, set(given), deadline))))
+            elif racer.kind is Kind.KISSAT:
+                made.append((_tagged, (i, _kissat_then, (base, solver, enc, ctx.puzzle,
+                                                         cells, left, deadline, racer.seed))))
+            else:
+                made.append((_tagged, (i, steered, (base, solver, cells, left, racer.seed,
+                                                    racer.forced, racer.focused))))
+        return made
+
+    for i, item in loaded_race(enc, solver, deadline, jobs, ctx.stats, what="racing search"):
+        ctx.stats.winner = ctx.stats.racers[i]
+        yield item if isinstance(item, Solution) else decode_solution(enc, set(item))
 
 
 def _tagged(index: int, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]
@@ -250,21 +242,14 @@ def _searching(dfs: AnySearch, left: int | None, given: set[Solution], deadline:
 
 def _kissat_then(base: Any, solver: str, enc: Encoding, puzzle: Puzzle, cells: list[int],
                  left: int | None, deadline: Deadline, seed: int | None = None
-                 ) -> Iterator[list[int] | Solution]:
-    """A racer: Kissat for the first model, a 2×2 swap of it for the second where there is
-    one (black and white), then CaDiCaL (``base``, this child's copy) beside the first
-    for the rest: the one-core path's order."""
-    first = kissat.first_model(enc.clauses, enc.variables, deadline, seed)
-    if first is None:
-        return
-    true = set(first).intersection(cells)
-    yield sorted(true)
-    given = [decode_solution(enc, true)]
-    other = swapped(puzzle, given[0]) if puzzle.palette.black_and_white else None
-    if other is not None and (left is None or left > 1):
-        yield other
-        given.append(other)
-    if left is not None and left <= len(given):
+                 ) -> Iterator[Solution | list[int]]:
+    """A racer: the one-core path's order (:func:`_kissat_first`), then CaDiCaL
+    (``base``, this child's copy) beside the first solution for the rest."""
+    given = []
+    for sol in _kissat_first(enc, puzzle, left, deadline, seed):
+        given.append(sol)
+        yield sol
+    if not given or left is not None and left <= len(given):
         return
     for sol in given:
         base.add_clause(_blocking(enc, sol))
@@ -272,7 +257,22 @@ def _kissat_then(base: Any, solver: str, enc: Encoding, puzzle: Puzzle, cells: l
     yield from steered(base, solver, cells, None if left is None else left - len(given))
 
 
-def _kissat_first(choices: int, solver: str) -> bool:
+def _kissat_first(enc: Encoding, puzzle: Puzzle, limit: int | None, deadline: Deadline,
+                  seed: int | None = None) -> Iterator[Solution]:
+    """Kissat's first solution, then, where more than one is wanted, one a 2×2 swap away
+    (black and white): it costs nothing to find (nonosolve's trick); else CaDiCaL looks
+    beside the first (its phases), where the next one usually is."""
+    first = kissat.first_model(enc.clauses, enc.variables, deadline, seed)
+    if first is None:
+        return
+    sol = decode_solution(enc, first)
+    yield sol
+    other = swapped(puzzle, sol) if limit != 1 and puzzle.palette.black_and_white else None
+    if other is not None:
+        yield other
+
+
+def _kissat_goes_first(choices: int, solver: str) -> bool:
     """Whether Kissat looks for the first solution of the CNF stage: the default solver,
     past :data:`KISSAT_CELLS` open choices (:func:`_choices`), Kissat there."""
     return solver == DEFAULT_SOLVER and choices > KISSAT_CELLS and kissat.program() is not None

@@ -9,13 +9,13 @@ the plain baselines and the benchmarks all use these and nothing private.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SearchTimeout, UnsupportedSolver
 from ..logic.context import Stats
-from ..runtime.child import race
+from ..runtime.child import Job, race
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import left_to_the_end
 from . import check_workers
@@ -62,30 +62,43 @@ def check_limit(limit: int | None, solver: str = DEFAULT_SOLVER, **_: object) ->
     check_solver(solver, enumerating=limit != 1)
 
 
-def models(enc: Encoding, solver: str, limit: int | None, workers: int, deadline: Deadline,
+def models(enc: Encoding, solver: str, limit: int | None, deadline: Deadline,
            stats: Stats | None = None,
-           settings: list[tuple[int | None, bool | None, bool]] | None = None,
+           setting: tuple[int | None, bool | None, bool] | None = None,
            phases: list[int] | None = None) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
-    ``workers`` racing searches (or the ``settings`` given), each deciding the ``phases``
-    given first (literals: a solution already found, so that the next is looked for
-    beside it); the time loading and searching take go into ``stats``."""
-    stats = stats or Stats()
-    settings = settings or searches(workers)
+    one search (the one-worker search of :func:`searches`, or the ``setting`` given),
+    deciding the ``phases`` given first (literals: a solution already found, so that the
+    next is looked for beside it); the time loading and searching take go into
+    ``stats``."""
     cells = list(enc.cells.values())
-    # loaded here, once; each racer (a fork) steers its own copy. Loading it in each child
-    # made each child copy the Python clause lists it read, which on large CNFs cost more
-    # time and memory than the search (benchmarks/results/NOTES.md)
+    seed, forced, focused = setting or searches(1)[0]
+
+    def one(base: Any) -> list[Job]:
+        return [(steered, (base, solver, cells, limit, seed, forced, focused))]
+
+    for true in loaded_race(enc, solver, deadline, one, stats, phases):
+        yield set(true)
+
+
+def loaded_race(enc: Encoding, solver: str, deadline: Deadline,
+                jobs: Callable[[Any], list[Job]], stats: Stats | None = None,
+                phases: list[int] | None = None, what: str = "SAT solver") -> Iterator[Any]:
+    """Load the residual CNF into ``solver`` once (deciding ``phases`` first), then race
+    the jobs ``jobs`` makes of that loaded solver, each in a child (:func:`race`): what
+    the winner yields. Each racer, a fork, steers its own copy; loading it in each child
+    made each child copy the Python clause lists it read, which on large CNFs cost more
+    time and memory than the search (benchmarks/results/NOTES.md). The time loading and
+    searching take go into ``stats``."""
+    stats = stats or Stats()
     with stats.timing("load"):
         base = new_solver(solver, enc.clauses, deadline=deadline)
         if phases:
             base.set_phases(phases)
     with deleted(base):
-        jobs = [(steered, (base, solver, cells, limit) + s) for s in settings]
         # in a child even alone: a solver busy in C hears no signal, a child can be killed
-        found = race(jobs, deadline, what="SAT solver", size=enc.size(), always=True)
-        for true in stats.timed("search", found):
-            yield set(true)
+        found = race(jobs(base), deadline, what=what, size=enc.size(), always=True)
+        yield from stats.timed("search", found)
 
 
 def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
