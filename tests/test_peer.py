@@ -70,6 +70,14 @@ def test_a_printed_picture_is_read_in_several_alphabets():
     assert picture_of("##\n##\n", CROSS) is None
 
 
+def test_a_picture_with_each_cell_printed_twice_is_read():
+    for rows in (["..##..", "######", "..##.."], ["··██··", "██████", "··██··"]):
+        picture = picture_of("\n".join(rows) + "\nunique solution\n", CROSS)
+        assert picture is not None and picture.strings() == [".#.", "###", ".#."]
+    # a row of six cells is not read as three doubled ones when its halves differ
+    assert picture_of(".#.#..\n######\n..##..\n", CROSS) is None
+
+
 def _shell(name: str, script: str) -> Peer:
     return Peer(name, f"sh -c {_q(script)} sh {{non}}")
 

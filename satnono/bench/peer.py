@@ -9,9 +9,10 @@ ran), killed with its whole process group at the limit.
 
 What the peer found is read from what it prints: the first of the words ``unique``,
 ``multiple``, ``contradiction`` / ``no solution`` / ``unsolvable`` / ``unsat`` / ``none``,
-``timeout`` / ``timed out``. A picture it prints (rows of ``#`` or ``X`` or ``1`` against
-``.`` or ``0``, the puzzle's size) is checked against the clues: one that breaks them makes
-the verdict ``wrong``; a picture and no word makes it ``found``.
+``timeout`` / ``timed out``. A picture it prints (rows of ``#``, ``X``, ``1`` or ``█`` against
+``.``, ``0``, ``-`` or ``·``, the puzzle's size, each cell one character or the same character
+twice, as solvers that keep cells square print them) is checked against the clues: one that
+breaks them makes the verdict ``wrong``; a picture and no word makes it ``found``.
 
 >>> peer = parse_peer("pbnsolve=pbnsolve -b -u {xml}")
 >>> peer.name, peer.formats
@@ -48,7 +49,7 @@ WORDS = (
 _WORD = re.compile("|".join(f"(?P<v{i}>\\b(?:{w})\\b)" for i, (w, _) in enumerate(WORDS)),
                    re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-FILLED, EMPTY = "#X1", ".0-"
+FILLED, EMPTY = "#X1█", ".0-·"
 
 
 @dataclass(frozen=True)
@@ -115,13 +116,16 @@ def verdict_of(output: str) -> str:
 
 
 def picture_of(output: str, puzzle: Puzzle) -> Solution | None:
-    """The first picture of the puzzle's size in ``output`` (spaces between cells allowed),
-    for black-and-white puzzles; None when there is none."""
+    """The first picture of the puzzle's size in ``output`` (spaces between cells allowed,
+    each cell one character or the same one twice), for black-and-white puzzles; None when
+    there is none."""
     if not puzzle.palette.black_and_white:
         return None
     rows: list[str] = []
     for line in output.splitlines():
         cells = line.replace(" ", "").replace("\t", "")
+        if len(cells) == 2 * puzzle.width and cells[::2] == cells[1::2]:
+            cells = cells[::2]
         if len(cells) == puzzle.width and all(ch in FILLED + EMPTY for ch in cells):
             rows.append(cells)
             if len(rows) == puzzle.height:
