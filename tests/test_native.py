@@ -190,7 +190,7 @@ def test_explanations_force_their_cell_and_no_cell_can_be_dropped(line, pick):
             res = brute_line(clue, n, f, e)
             return res is None or res[1 - target[1]] >> target[0] & 1 == 1
 
-    xf, xe = explain(cache.feasible, clue, n, known, target)
+    xf, xe = explain(cache.feasible_layers, clue, n, known, target)
     assert xf & ~f == 0 and xe & ~e == 0  # a subset of what was known
     assert holds(xf, xe)
     for i in range(n):

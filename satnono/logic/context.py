@@ -6,13 +6,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..model.grid import COLUMN, ROW, Line
 from ..model.puzzle import Puzzle
 from .board import Board
 from .events import Observer
-from .line import LineCache
+from .line import LineCache, LineLogic, line_logic
 
 
 @dataclass
@@ -77,10 +77,11 @@ T = TypeVar("T")
 
 @dataclass
 class Context:
-    """One puzzle's line cache, counters and observer.
+    """One puzzle's line cache, line solver, counters and observer.
 
-    ``clues[axis][i]`` is line ``(axis, i)``'s clue as its line solver takes it: the block
-    lengths in black and white, (length, colour index) pairs in colour (``colours`` > 1);
+    ``logic`` is the puzzle's line solver, chosen once (:class:`~satnono.logic.line.LineLogic`:
+    the two-mask fast path in black and white, the colour solver otherwise); ``clues`` its
+    clues, ``clues[axis][i]`` line ``(axis, i)``'s in the form the solver takes;
     ``sizes[axis]`` how many cells a line of that axis has, and ``lines[axis][i]`` the line
     itself (made once: propagation queues them by the million).
     """
@@ -92,14 +93,10 @@ class Context:
     observer: Observer | None = None
 
     def __post_init__(self) -> None:
-        palette = self.puzzle.palette
+        self.logic: LineLogic = line_logic(self.puzzle, self.cache)
         #: how many block colours (1: black and white, and the fast path)
-        self.colours = len(palette.colours) - 1
-        self.clues: tuple[tuple[Any, ...], tuple[Any, ...]] = self.puzzle.lengths
-        if self.colours > 1:
-            self.clues = tuple(tuple(tuple((b.length, palette.index(b.colour)) for b in clue)
-                                     for clue in self.puzzle.clues(axis))
-                               for axis in (ROW, COLUMN))  # type: ignore[assignment]
+        self.colours = self.logic.colours
+        self.clues = self.logic.clues
         self.sizes = (self.puzzle.width, self.puzzle.height)
         self.lines = (tuple(Line(ROW, r) for r in range(self.puzzle.height)),
                       tuple(Line(COLUMN, c) for c in range(self.puzzle.width)))

@@ -30,9 +30,12 @@ block's feasible starts, for readers and tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from ..model.grid import COLUMN, ROW
+from ..model.puzzle import Puzzle
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +308,17 @@ class LineCache:
         self.hits += 1
         return r
 
+    def solve_layers(self, clue: tuple[int, ...], n: int, may: tuple[int, ...]
+                     ) -> tuple[int, ...] | None:
+        """:meth:`solve` with the line as its may-masks ``(may_empty, may_fill)``: the
+        black-and-white solver behind the seam every colour solver also fits
+        (:class:`LineLogic`)."""
+        return self.solve(clue, n, may[0], may[1])
+
+    def feasible_layers(self, clue: tuple[int, ...], n: int, may: Sequence[int]) -> bool:
+        """:meth:`feasible` with the line as its may-masks ``(may_empty, may_fill)``."""
+        return self.feasible(clue, n, may[0], may[1])
+
     def feasible(self, clue: tuple[int, ...], n: int, may_empty: int, may_fill: int) -> bool:
         """Memoised :func:`feasible`, answered from the solve table when it can be."""
         key = (clue, n, may_empty, may_fill)
@@ -317,3 +331,40 @@ class LineCache:
             ok = feasible(clue, n, may_empty, may_fill)
             remember(self.feasibility, key, ok, self.max_entries)
             return ok
+
+
+LineClue = tuple[int, ...] | ColourClue
+"""A line's clue as its solver takes it: block lengths in black and white, (length, colour
+index) pairs in colour."""
+
+
+@dataclass(frozen=True)
+class LineLogic:
+    """The line solver of one puzzle, chosen once: the seam propagation, probing and the
+    native backend's theories all solve lines through.
+
+    ``narrow(clue, n, may)`` takes a line as one may-mask per colour (the background first)
+    and returns them narrowed, or None for a contradiction; ``feasible(clue, n, may)`` says
+    whether any placement agrees with them; ``clues[axis][i]`` is line ``(axis, i)``'s clue
+    in the form they take. Black and white is a palette of one colour, solved by the
+    bit-parallel two-mask solver, its fast path (:func:`narrow`, 1.6–2.2× the colour solver
+    on black-and-white lines: ``python -m benchmarks.bench_line``); every other palette by
+    :func:`narrow_colour`.
+    """
+
+    clues: tuple[tuple[Any, ...], tuple[Any, ...]]  # each a LineClue
+    narrow: Callable[[Any, int, tuple[int, ...]], tuple[int, ...] | None]
+    feasible: Callable[[Any, int, Sequence[int]], bool]
+    colours: int  # block colours: 1 in black and white
+
+
+def line_logic(puzzle: Puzzle, cache: LineCache) -> LineLogic:
+    """The puzzle's line solver and its clues in the solver's form."""
+    palette = puzzle.palette
+    colours = len(palette.colours) - 1
+    if colours == 1:
+        return LineLogic(puzzle.lengths, cache.solve_layers, cache.feasible_layers, 1)
+    rows, columns = (tuple(tuple((b.length, palette.index(b.colour)) for b in clue)
+                           for clue in puzzle.clues(axis))
+                     for axis in (ROW, COLUMN))
+    return LineLogic((rows, columns), cache.solve_colour, feasible_colour, colours)

@@ -23,10 +23,13 @@ CLOCK_EVERY = 256
 def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
               deadline: Deadline = NO_DEADLINE, quiet: bool = False) -> bool:
     """Run line analysis to a fixed point; False on a contradiction (the board is then
-    garbage). ``dirty`` lists the lines to start from (every line when None). On a board of
-    a million cells a fixed point takes seconds, so the deadline is looked at every
-    :data:`CLOCK_EVERY` line solves (SearchTimeout when it has passed). Each step goes to
-    ``ctx.observer`` unless ``quiet`` (a probe's steps are not the solving's).
+    garbage). A line is one may-mask per colour (the background first), solved by the
+    puzzle's line solver (``ctx.logic``, the one seam); a colour it rules out in a cell is
+    ruled out in the crossing line too. ``dirty`` lists the lines to start from (every line
+    when None). On a board of a million cells a fixed point takes seconds, so the deadline
+    is looked at every :data:`CLOCK_EVERY` line solves (SearchTimeout when it has passed).
+    Each step goes to ``ctx.observer`` unless ``quiet`` (a probe's steps are not the
+    solving's).
 
     >>> from satnono.model.puzzle import Puzzle
     >>> p = Puzzle(rows=((3,), (1,)), columns=((2,), (1,), (1,)))
@@ -34,11 +37,9 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
     >>> propagate(Context(p), b), b.strings()
     (True, ['###', '#..'])
     """
-    if board.colours > 1:
-        return _propagate_colour(ctx, board, dirty, deadline, quiet)
     may = board.may
     clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
-    solve = ctx.cache.solve
+    narrow = ctx.logic.narrow
     observer = None if quiet else ctx.observer
     queue = [*lines[0], *lines[1]] if dirty is None else list(dirty)
     queued = (bytearray(board.height), bytearray(board.width))
@@ -59,70 +60,8 @@ def propagate(ctx: Context, board: Board, dirty: Iterable[Line] | None = None,
                 ctx.stats.line_solves += solves
                 raise deadline.expired()
         own = may[axis]
-        may_empty, may_fill = own[0], own[1]
-        e, f = may_empty[i], may_fill[i]
-        res = solve(clues[axis][i], sizes[axis], e, f)
-        if res is None:
-            ctx.stats.line_solves += solves
-            if observer is not None:
-                observer(Contradiction(line), board)
-            return False
-        ne, nf = res
-        if ne == e and nf == f:
-            continue
-        may_empty[i], may_fill[i] = ne, nf
-        # the crossing lines: a cell now filled may no longer be empty there, and so on
-        other = 1 - axis
-        cross, cross_lines, cross_queued = may[other], lines[other], queued[other]
-        keep = ~(1 << i)
-        filled, emptied = e & ~ne, f & ~nf
-        for x, layer in ((filled, cross[0]), (emptied, cross[1])):
-            while x:
-                low = x & -x
-                j = low.bit_length() - 1
-                x ^= low
-                layer[j] &= keep
-                if not cross_queued[j]:
-                    cross_queued[j] = 1
-                    queue.append(cross_lines[j])
-        if observer is not None:
-            observer(LineSolved(line, filled.bit_count(), emptied.bit_count()), board)
-        if head > 4096 and head * 2 > len(queue):
-            del queue[:head]
-            head = 0
-    ctx.stats.line_solves += solves
-    return True
-
-
-def _propagate_colour(ctx: Context, board: Board, dirty: Iterable[Line] | None,
-                      deadline: Deadline, quiet: bool) -> bool:
-    """:func:`propagate` over any number of colours: a line is a mask per colour, and a
-    colour that the line solver rules out in a cell is ruled out in its crossing line."""
-    may = board.may
-    clues, sizes, lines = ctx.clues, ctx.sizes, ctx.lines
-    solve = ctx.cache.solve_colour
-    observer = None if quiet else ctx.observer
-    queue = [*lines[0], *lines[1]] if dirty is None else list(dirty)
-    queued = (bytearray(board.height), bytearray(board.width))
-    for axis, i in queue:
-        queued[axis][i] = 1
-    head = 0
-    solves = 0
-    clock = CLOCK_EVERY if deadline.limited else -1
-    while head < len(queue):
-        line = queue[head]
-        head += 1
-        axis, i = line
-        queued[axis][i] = 0
-        solves += 1
-        if solves == clock:
-            clock += CLOCK_EVERY
-            if deadline.passed():
-                ctx.stats.line_solves += solves
-                raise deadline.expired()
-        own = may[axis]
-        old = tuple(layer[i] for layer in own)
-        new = solve(clues[axis][i], sizes[axis], old)
+        old = tuple([layer[i] for layer in own])
+        new = narrow(clues[axis][i], sizes[axis], old)
         if new is None:
             ctx.stats.line_solves += solves
             if observer is not None:
@@ -130,6 +69,7 @@ def _propagate_colour(ctx: Context, board: Board, dirty: Iterable[Line] | None,
             return False
         if new == old:
             continue
+        # a colour the line ruled out in a cell is ruled out there in the crossing line
         other = 1 - axis
         cross, cross_lines, cross_queued = may[other], lines[other], queued[other]
         keep = ~(1 << i)

@@ -119,7 +119,7 @@ class ColourTheory:
             self.clock = ctx.stats.line_solves + CLOCK_EVERY
             self.deadline.check()
         n = self.w if axis is ROW else self.h
-        new = ctx.cache.solve_colour(self.clues[lid], n, old)
+        new = ctx.logic.narrow(self.clues[lid], n, old)
         if new is None:
             if ctx.observer is not None:
                 ctx.observer(Contradiction(line), self.board)
@@ -223,12 +223,11 @@ def _explain(ctx: Context, clue: tuple[tuple[int, int], ...], n: int, k: int,
              ) -> list[tuple[int, int, int]]:
     """A subset of ``facts`` with which the line (and, with ``aim``, cell i having colour
     c) has no placement; each fact is dropped, in order, when the rest still have none."""
-    from ...logic.line import feasible_colour
-
+    feasible = ctx.logic.feasible
     kept = list(facts)
     for fact in facts:
         rest = [f for f in kept if f is not fact]
-        if not feasible_colour(clue, n, _may(n, k, rest, aim)):
+        if not feasible(clue, n, _may(n, k, rest, aim)):
             kept = rest
     return kept
 

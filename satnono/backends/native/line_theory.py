@@ -29,7 +29,7 @@ from ...runtime.deadline import NO_DEADLINE, Deadline
 from .cdcl import BUSY, CDCL, IDLE
 
 if TYPE_CHECKING:
-    Feasible = Callable[[tuple[int, ...], int, int, int], bool]
+    Feasible = Callable[[tuple[int, ...], int, tuple[int, int]], bool]
 
 
 def _masks(known: Sequence[tuple[int, int]]) -> tuple[int, int]:
@@ -51,13 +51,15 @@ def explain(feasible: Feasible, clue: tuple[int, ...], n: int,
 
     A cell is forced exactly when the line with the opposite value there has no
     placement, so both questions are feasibility checks (half a line solve; ``feasible``
-    takes the cells that may be empty and may be filled). ``known`` lists (index, value)
+    takes the line as its may-masks, the cells that may be empty and may be filled: the
+    puzzle's :class:`~satnono.logic.line.LineLogic`). ``known`` lists (index, value)
     in the order cells should be tried for dropping; each is dropped when the rest still
     forces the target. As forcing only grows with knowledge, no single cell of the result
     can be dropped afterwards (a minimal explanation, not a minimum one).
 
-    >>> from satnono.logic.line import feasible
-    >>> explain(feasible, (2,), 4, [(3, 0), (0, 1)], (1, 1))  # cell 0 filled forces cell 1
+    >>> from satnono.logic.line import LineCache
+    >>> # cell 0 filled forces cell 1
+    >>> explain(LineCache().feasible_layers, (2,), 4, [(3, 0), (0, 1)], (1, 1))
     (1, 0)
     """
     full = (1 << n) - 1
@@ -73,9 +75,9 @@ def explain(feasible: Feasible, clue: tuple[int, ...], n: int,
     for i, v in known:
         bit = 1 << i
         if v:
-            if not feasible(clue, n, full & ~((f & ~bit) | tf), full & ~(e | te)):
+            if not feasible(clue, n, (full & ~((f & ~bit) | tf), full & ~(e | te))):
                 f &= ~bit
-        elif not feasible(clue, n, full & ~(f | tf), full & ~((e & ~bit) | te)):
+        elif not feasible(clue, n, (full & ~(f | tf), full & ~((e & ~bit) | te))):
             e &= ~bit
     return f, e
 
@@ -154,7 +156,7 @@ class LineTheory:
         if ctx.stats.line_solves >= self.clock >= 0:
             self.clock = ctx.stats.line_solves + CLOCK_EVERY
             self.deadline.check()
-        res = ctx.cache.solve(self.clues[k], self.w if axis is ROW else self.h, e, f)
+        res = ctx.logic.narrow(self.clues[k], self.w if axis is ROW else self.h, (e, f))
         if res is None:
             if ctx.observer is not None:
                 ctx.observer(Contradiction(line), self.board)
@@ -205,7 +207,7 @@ class LineTheory:
             # drop the most recently fixed cells first: the explanation then leans on
             # earlier levels, so the learnt clause jumps back further
             known.sort(key=lambda iv: -pos[variables[iv[0]]])
-            hit = explain(self.ctx.cache.feasible, clue, n, known,
+            hit = explain(self.ctx.logic.feasible, clue, n, known,
                           None if ti < 0 else (ti, tv))
             remember(self.explained, key, hit, self.ctx.cache.max_entries)
         f, e = hit
