@@ -112,6 +112,39 @@ def test_workers_in_solve_count_check_and_refused_by_native(tmp_path, capsys):
     assert r.returncode == 2 and "--workers goes with --backend sat or cpsat" in r.stderr
 
 
+def test_each_backend_option_is_one_flag_mapped_to_the_library(tmp_path, capsys):
+    """One row per option (backends.OPTIONS) makes the flag, its check and the mapping:
+    every row with a flag is on solve's command line and reaches the library as itself."""
+    import argparse
+
+    from satnono.backends import OPTIONS
+    from satnono.cli.options import add_backend_options, backend_options
+
+    parser = argparse.ArgumentParser()
+    add_backend_options(parser)
+    given = {"solver": ["--solver", "glucose4"], "workers": ["--workers", "3"],
+             "probing": ["--no-probing"], "learning": ["--no-learning"],
+             "budget": ["--budget", "0"]}
+    flagged = {name for name, o in OPTIONS.items() if o.flag is not None}
+    assert flagged == set(given)
+    for name, argv in given.items():
+        args = parser.parse_args(argv)
+        backend = "native" if name == "learning" else "sat"
+        assert backend_options(args, backend) == {
+            name: {"solver": "glucose4", "workers": 3, "probing": False,
+                   "learning": False, "budget": 0}[name]}
+    assert backend_options(parser.parse_args([]), "sat") == {}
+    p = tmp_path / "perm.json"
+    p.write_text(json.dumps({"rows": [[1]] * 3, "columns": [[1]] * 3}))
+    assert main(["solve", str(p), "--all", "--budget", "0", "--to", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["solutions"]) == 6
+    assert main(["solve", str(p), "--backend", "native", "--budget", "0"]) == 2
+    assert "--budget goes with --backend sat" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", str(p), "--budget", "-1"])
+    assert "expected a whole number ≥ 0" in capsys.readouterr().err
+
+
 @pytest.mark.full  # fresh processes: seconds
 def test_timeout_is_reported_and_leaves_no_partial_sol_file(tmp_path):
     p = tmp_path / "perm.json"

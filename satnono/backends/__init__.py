@@ -43,9 +43,11 @@ def check_workers(workers: object) -> None:
         raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
 
 
-def _check_switch(name: str, value: object) -> None:
-    if not isinstance(value, bool):
-        raise UsageError(f"{name} is True or False, not {value!r}")
+def _check_switch(name: str) -> Callable[[object], None]:
+    def check(value: object) -> None:
+        if not isinstance(value, bool):
+            raise UsageError(f"{name} is True or False, not {value!r}")
+    return check
 
 
 def _check_solver(value: object) -> None:
@@ -64,15 +66,67 @@ def _check_budget(value: object) -> None:
                          f"cells of the lines it solves), not {value!r}")
 
 
-#: how each option's value is checked
-OPTIONS: dict[str, Callable[[object], None]] = {
-    "solver": _check_solver,
-    "workers": check_workers,
-    "search": _check_search,
-    "budget": _check_budget,
-    "probing": lambda v: _check_switch("probing", v),
-    "learning": lambda v: _check_switch("learning", v),
-}
+def _whole(text: str) -> int:
+    """A command line's whole number from 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"expected a whole number ≥ 1, got {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    """A command line's whole number from 0."""
+    if not text.isdigit():
+        raise ValueError(f"expected a whole number ≥ 0, got {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A backend option, defined once: the library's keyword (``name``), how its value is
+    checked, and the command line's flag that sets it — a value flag read with ``parse``,
+    or, without ``parse``, a ``--no-…`` switch that sets it to False. An option with no
+    ``flag`` is the library's alone (a racer's setting, chosen by the race)."""
+
+    name: str
+    check: Callable[[object], None]
+    flag: str | None = None
+    help: str = ""
+    parse: Callable[[str], object] | None = None
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        """The attribute argparse keeps the flag's value in."""
+        assert self.flag is not None
+        return self.flag.lstrip("-").replace("-", "_")
+
+    def asked(self, value: object) -> object:
+        """The option's value from the flag's (None: the flag was not given)."""
+        if self.parse is None:  # a --no-… switch
+            return False if value else None
+        return value
+
+
+#: every backend option; the command line's flags, the library's checks and the mapping
+#: between them are all read from here
+OPTIONS: dict[str, Option] = {o.name: o for o in (
+    Option("solver", _check_solver, "--solver", "sat backend: the pysat solver (default "
+           "cadical195)", str, "NAME"),
+    Option("workers", check_workers, "--workers", "sat backend: race N searches (Kissat or "
+           "CaDiCaL, the same with another seed, the compiled search going on, CaDiCaL set "
+           "otherwise) on what the compiled search leaves after its budget, the first to "
+           "find a solution going on alone (default: one per free core; 1 stays on one "
+           "core); cpsat backend: search workers (default 1)", _whole, "N"),
+    Option("probing", _check_switch("probing"), "--no-probing",
+           "skip probing (at the root; native --no-learning: at every node)"),
+    Option("learning", _check_switch("learning"), "--no-learning",
+           "native backend: plain depth-first search, probing at every node, no clause "
+           "learning (slower on hard puzzles; its --trace reads like a tree of guesses)"),
+    Option("budget", _check_budget, "--budget", "sat backend: the compiled search's work "
+           "before the CNF stage, in cells of the lines it solves (default: chosen by the "
+           "puzzle; 0: straight to the CNF stage)", _count, "N"),
+    Option("search", _check_search),
+)}
 
 
 @dataclass(frozen=True)
@@ -142,7 +196,7 @@ class Backend:
                 raise UnknownOption(
                     f"the {self.name} backend has no option {name!r} (its options: "
                     + (", ".join(self.options) or "none") + ")")
-            OPTIONS[name](value)
+            OPTIONS[name].check(value)
 
     def run(self, start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
             **options: object) -> Iterator[Solution]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..backends import BACKENDS, taking
+from ..backends import BACKENDS, OPTIONS, Option, taking
 from ..errors import SolverFailed, UsageError, WrongSolution
 
 if TYPE_CHECKING:
@@ -75,11 +75,7 @@ def add_timeout(p: argparse.ArgumentParser, what: str = "give up after S seconds
     p.add_argument("--timeout", type=seconds, metavar="S", help=what)
 
 
-WORKERS_HELP = ("sat backend: race N searches (Kissat or CaDiCaL, the same with another "
-                "seed, the compiled search going on, CaDiCaL set otherwise) on what the "
-                "compiled search leaves after its budget, "
-                "the first to find a solution going on alone (default: one per free core; 1 "
-                "stays on one core); cpsat backend: search workers (default 1)")
+WORKERS_HELP = OPTIONS["workers"].help
 
 
 def add_workers(p: argparse.ArgumentParser, what: str = WORKERS_HELP,
@@ -97,36 +93,47 @@ def add_backend(p: argparse.ArgumentParser, what: str, default: str | None = Non
                                                 for b in BACKENDS.values()))
 
 
+def _typed(option: Option) -> Callable[[str], object]:
+    """The option's parser as argparse takes it: a bad value is a usage error."""
+    parse = option.parse
+    assert parse is not None
+
+    def typed(text: str) -> object:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    typed.__name__ = option.metavar or option.name  # argparse names the type in messages
+    return typed
+
+
 def add_backend_options(p: argparse.ArgumentParser) -> None:
-    """The flags that set a backend's options (:func:`backend_options` maps them)."""
-    p.add_argument("--solver", metavar="NAME",
-                   help="sat backend: the pysat solver (default cadical195)")
-    add_workers(p)
-    p.add_argument("--no-probing", action="store_true",
-                   help="skip probing (at the root; native --no-learning: at every node)")
-    p.add_argument("--no-learning", action="store_true",
-                   help="native backend: plain depth-first search, probing at every node, "
-                   "no clause learning (slower on hard puzzles; its --trace reads like a "
-                   "tree of guesses)")
+    """The flags that set a backend's options, one per :data:`~satnono.backends.OPTIONS`
+    row that has a flag (:func:`backend_options` maps them back)."""
+    for option in OPTIONS.values():
+        if option.flag is None:
+            continue
+        if option.parse is None:
+            p.add_argument(option.flag, action="store_true", help=option.help)
+        else:
+            p.add_argument(option.flag, type=_typed(option), metavar=option.metavar,
+                           help=option.help)
 
 
 def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]:
     """The backend options the command line asks for, each refused with a one-line message
     when the chosen backend does not take it."""
-    asked = {"workers": getattr(args, "workers", None),
-             "solver": getattr(args, "solver", None),
-             "probing": False if getattr(args, "no_probing", False) else None,
-             "learning": False if getattr(args, "no_learning", False) else None}
-    flags = {"workers": "--workers", "solver": "--solver", "probing": "--no-probing",
-             "learning": "--no-learning"}
     options: dict[str, object] = {}
-    for name, value in asked.items():
+    for option in OPTIONS.values():
+        if option.flag is None:
+            continue
+        value = option.asked(getattr(args, option.dest, None))
         if value is None:
             continue
-        if name not in BACKENDS[backend].options:
-            raise UsageError(f"{flags[name]} goes with --backend "
-                             + " or ".join(taking(name)))
-        options[name] = value
+        if option.name not in BACKENDS[backend].options:
+            raise UsageError(f"{option.flag} goes with --backend "
+                             + " or ".join(taking(option.name)))
+        options[option.name] = value
     return options
 
 
