@@ -172,15 +172,33 @@ def check_limit(limit: object) -> int | None:
     return limit
 
 
-def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
+def backend_for(backend: str | None, observer: object = None) -> str:
+    """The backend a run uses: the one asked for, else the native solver when its steps are
+    to be followed (an ``observer``; ``solve --trace``), else :data:`~satnono.backends.DEFAULT`.
+    Only the native solver's steps can be followed: an observer with another backend is a
+    :class:`~satnono.errors.UsageError`.
+
+    >>> backend_for(None), backend_for(None, print), backend_for("cpsat")
+    ('sat', 'native', 'cpsat')
+    """
+    if backend is None:
+        return "native" if observer is not None else DEFAULT
+    if observer is not None and backend != "native":
+        raise UsageError(f"the steps followed are the native solver's; the {backend} backend "
+                         "has none to show (use the native backend)")
+    return backend
+
+
+def solve(puzzle: Puzzle, backend: str | None = None, *, limit: int | None = None,
           timeout: float | None = None, observer: Observer | None = None,
           **options: object) -> Run:
     """Solve ``puzzle``: a :class:`Run` that yields up to ``limit`` solutions (all when
     None), each checked against the clues.
 
     ``backend`` is a row of :data:`satnono.backends.BACKENDS` (``sat``, the default,
-    ``cpsat``, ``native``, or a ``plain-`` baseline) and ``options`` are that backend's
-    (``solver`` and ``probing`` for sat, ``workers`` for sat and cpsat, ``probing`` and
+    ``cpsat``, ``native``, or a ``plain-`` baseline; :func:`backend_for` picks it when None)
+    and ``options`` are that backend's (:data:`satnono.backends.OPTIONS`: ``solver``,
+    ``probing``, ``workers`` and ``budget`` for sat, ``workers`` for cpsat, ``probing`` and
     ``learning`` for native). ``observer`` is called with each step of the native solver
     (:mod:`satnono.logic.events`). Raises :class:`~satnono.errors.SearchTimeout` when
     ``timeout`` seconds run out; the solutions given before it are real.
@@ -192,7 +210,7 @@ def solve(puzzle: Puzzle, backend: str = DEFAULT, *, limit: int | None = None,
     >>> len(list(run)), run.ending.value
     (1, 'limit reached')
     """
-    chosen = backend_row(backend)
+    chosen = backend_row(backend_for(backend, observer))
     limit = check_limit(limit)
     require_solvable(puzzle, chosen.name)
     chosen.check_options(options)

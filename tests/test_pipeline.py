@@ -119,6 +119,18 @@ def test_a_wrong_grid_from_a_backend_is_a_bug_report_not_a_solution(monkeypatch,
     assert "the sat backend returned a grid that breaks the clues" in capsys.readouterr().err
 
 
+def test_the_library_picks_the_backend_as_the_command_line_does():
+    """One place decides: the native solver when its steps are followed, sat otherwise; and
+    an observer with another backend is refused in the library, not only by --trace."""
+    p = satnono.load(str(PUZZLES / "cup.non"))
+    heard: list[Event] = []
+    run = solve(p, observer=lambda event, board: heard.append(event))
+    assert run.backend == "native" and len(list(run)) == 1 and heard
+    assert solve(p).backend == "sat"
+    with pytest.raises(UsageError, match="native"):
+        solve(p, "sat", observer=lambda event, board: None)
+
+
 def test_the_observer_hears_every_step_as_an_event():
     events: list[Event] = []
     sols = list(solve(satnono.load(str(PUZZLES / "cup.non")), "native",

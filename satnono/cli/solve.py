@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..backends import BACKENDS, DEFAULT
+from ..backends import BACKENDS
 from ..errors import SearchTimeout, UsageError
 from .inputs import chosen, label
 from .options import (
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.render import Solved, show, solution_format, write_solutions
     from ..io.words import cross_check_report, solve_summary
     from ..model.verdict import Ending
-    from ..pipeline import UNIQUENESS_LIMIT, solve
+    from ..pipeline import UNIQUENESS_LIMIT, backend_for, solve
 
     pairs, total = chosen(args)
     fmt = solution_format(args.to, args.output, [p for _, p in pairs], shown(args.puzzle))
@@ -73,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
              None if fmt == "sol" else UNIQUENESS_LIMIT)
     show_all = args.all or args.limit is not None or fmt in ("sol", "json")
     tracing = args.trace or args.trace_gif
-    if tracing:
-        if args.backend not in (None, "native"):
-            raise UsageError("--trace follows the native solver's steps; drop --backend or "
-                             "use --backend native")
-        if args.trace_gif and len(pairs) > 1:
-            raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
-                             "--index for --trace-gif")
-    backend = args.backend or ("native" if tracing else DEFAULT)
+    if tracing and args.trace_gif and len(pairs) > 1:
+        raise UsageError(f"{shown(args.puzzle)} holds {len(pairs)} puzzles; pick one with "
+                         "--index for --trace-gif")
+    try:
+        backend = backend_for(args.backend, observer=True if tracing else None)
+    except UsageError:
+        raise UsageError("--trace follows the native solver's steps; drop --backend or "
+                         "use --backend native") from None
     if tracing and args.backend is None:
         say("satnono: --trace follows the native backend's steps")
     options = backend_options(args, backend)
