@@ -17,7 +17,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
         "encode", help="write the residual CNF (DIMACS) for another solver or counter",
         description="Presolve the puzzle (line logic and probing), then write the CNF of "
         "what is left as DIMACS: each open line as an automaton (or with --encoding order, "
-        "as block bounds and covers), the cells' variables named "
+        "as block bounds and the cells they fill), the cells' variables named "
         "in a comment header ('c cell VARIABLE ROW COLUMN') with the cells logic fixed, and "
         "the projection onto the cells ('c p show', 'c ind') for model counters. Every "
         "model is one solution.",
@@ -31,8 +31,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("--encoding", choices=[c.value for c in LineCode], default="automaton",
                    help="how each line becomes clauses: automaton (unit propagation is the "
                    "complete line solver; the default) or order ('block j starts at or "
-                   "before p' and covers: what satnono's SAT backend gives CaDiCaL, often "
-                   "faster to a first solution where logic leaves the puzzle open)")
+                   "before p' and the cells the blocks fill: what satnono's SAT backend gives "
+                   "Kissat and CaDiCaL, often faster to a first solution where logic leaves the "
+                   "puzzle open)")
     add_timeout(p, "give up presolving and encoding after S seconds")
     p.set_defaults(run=run)
     return p
