@@ -206,3 +206,28 @@ def test_the_colour_solver_with_one_colour_is_the_black_and_white_one(line):
     full = (1 << n) - 1
     may = (full & ~filled, full & ~empty)
     assert narrow_colour(tuple((b, 1) for b in clue), n, may) == narrow(clue, n, *may)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(2, 9), st.integers(2, 9), st.integers(0, 2**81 - 1), st.integers(0, 3))
+def test_propagation_through_either_line_solver_reaches_the_same_board(w, h, bits, thin):
+    """The seam: a black-and-white puzzle propagated with its fast path and with the colour
+    solver (a palette of one colour) reaches the same fixed point, or both a contradiction
+    (the clues of one picture, with a cell of another forced in)."""
+    from satnono.logic.context import Context
+    from satnono.logic.propagate import propagate
+    from satnono.model.puzzle import Puzzle
+
+    for _ in range(thin):
+        bits &= bits >> 1  # sparser pictures too
+    rows = [bits >> (r * w) & ((1 << w) - 1) for r in range(h)]
+    cols = [sum((rows[r] >> c & 1) << r for r in range(h)) for c in range(w)]
+    p = Puzzle(tuple(line_clue(m, w) for m in rows), tuple(line_clue(m, h) for m in cols))
+    boards = []
+    for general in (False, True):
+        ctx = Context(p, general=general)
+        board = ctx.board()
+        board.set(0, 0, 1 - (rows[0] & 1) if bits & 2 else rows[0] & 1)
+        ok = propagate(ctx, board)
+        boards.append(board.strings() if ok else None)
+    assert boards[0] == boards[1]

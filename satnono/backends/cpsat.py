@@ -16,7 +16,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..encode.automaton import automaton
 from ..errors import SolverFailed
 from ..logic.board import Board
 from ..logic.context import Context
@@ -49,8 +48,7 @@ def automata(puzzle: Puzzle, board: Board, deadline: Deadline, limit: int | None
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
-    build = _colour_model if board.colours > 1 else _model
-    variables, grid, exclude = build(model, puzzle, board)
+    variables, grid, exclude = _model(model, puzzle, board)
     if workers > 1:
         yield from _one_by_one(model, variables, workers, limit, deadline, grid, exclude)
         return
@@ -116,40 +114,15 @@ Exclude = Callable[[Sequence[Any]], None]
 
 
 def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, Exclude]:
-    """Black and white: a boolean per unknown cell, one automaton per open line."""
-    cells = {(r, c): model.new_bool_var(f"x{r}_{c}") for r, c in board.unknown_cells()}
-    one, zero = model.new_constant(1), model.new_constant(0)
-    for line in puzzle.lines():
-        positions = range(board.length(line))
-        if any(line.cell(i) in cells for i in positions):
-            known = [board.get(*line.cell(i)) for i in positions]
-            a = automaton(puzzle.lengths[line.axis][line.index])
-            model.add_automaton([cells[line.cell(i)] if v is None else one if v else zero
-                                 for i, v in zip(positions, known)],
-                                0, [a.length], a.transitions())
-    keys = list(cells)
-    variables = [cells[k] for k in keys]
-    known_rows = board.filled_rows()
-
-    def grid(values: Sequence[Any]) -> Solution:
-        rows = list(known_rows)
-        for (r, c), val in zip(keys, values):
-            if val:
-                rows[r] |= 1 << c
-        return Solution(puzzle.width, tuple(rows))
-
-    def exclude(values: Sequence[Any]) -> None:
-        model.add_bool_or([v.Not() if val else v for v, val in zip(variables, values)])
-
-    return variables, grid, exclude
-
-
-def _colour_model(model: Any, puzzle: Puzzle, board: Board
-                  ) -> tuple[list[Any], Grid, Exclude]:
-    """Colour: an integer per unknown cell over the colours it may still take, one colour
-    automaton per open line (:func:`satnono.encode.colour.colour_automaton`)."""
+    """An integer per unknown cell over the colours it may still take (in black and white,
+    0 or 1: what CP-SAT makes of a Boolean), one automaton per open line: the colour
+    automaton (:func:`satnono.encode.colour.colour_automaton`), and in black and white,
+    its fast path, the two-symbol one (:func:`satnono.encode.automaton.automaton`), on
+    which CP-SAT searched 7–12 % faster (benchmarks/results/NOTES.md, "One line-solver
+    seam")."""
     from ortools.sat.python import cp_model
 
+    from ..encode.automaton import automaton
     from ..encode.colour import colour_automaton
     from ..model.grid import ROW
 
@@ -159,16 +132,28 @@ def _colour_model(model: Any, puzzle: Puzzle, board: Board
         options = [k for k in range(board.colours + 1) if layers[k][r] >> c & 1]
         cells[(r, c)] = model.new_int_var_from_domain(
             cp_model.Domain.from_values(options), f"x{r}_{c}")
+    constant = [model.new_constant(k) for k in range(board.colours + 1)]
+
+    def known(cell: tuple[int, int]) -> Any:
+        """The constant of a cell logic fixed (one with no variable)."""
+        value = board.get(*cell)
+        assert value is not None
+        return constant[value]
+
     palette = puzzle.palette
     for line in puzzle.lines():
         positions = range(board.length(line))
         if any(line.cell(i) in cells for i in positions):
-            blocks = [(b.length, palette.index(b.colour)) for b in puzzle.clue(line)]
-            a = colour_automaton(blocks)
-            xs = [cells.get(line.cell(i)) for i in positions]
-            model.add_automaton([x if x is not None else model.new_constant(
-                board.get(*line.cell(i))) for i, x in zip(positions, xs)],
-                0, sorted(a.accept), a.transitions())
+            if board.colours == 1:  # the black-and-white automaton: the fast path (NOTES)
+                bw = automaton(puzzle.lengths[line.axis][line.index])
+                accept, transitions = [bw.length], bw.transitions()
+            else:
+                a = colour_automaton([(b.length, palette.index(b.colour))
+                                      for b in puzzle.clue(line)])
+                accept, transitions = sorted(a.accept), a.transitions()
+            model.add_automaton([cells[cell] if cell in cells else known(cell)
+                                 for cell in map(line.cell, positions)],
+                                0, accept, transitions)
     keys = list(cells)
     variables = [cells[k] for k in keys]
 
@@ -179,8 +164,13 @@ def _colour_model(model: Any, puzzle: Puzzle, board: Board
         return solved.to_solution()
 
     def exclude(values: Sequence[Any]) -> None:
+        """Some cell differs: a literal of a cell with two colours left, a reified
+        inequality of one with more."""
         differs = []
         for v, val in zip(variables, values):
+            if list(v.proto.domain) == [0, 1]:  # a Boolean
+                differs.append(v.Not() if val else v)
+                continue
             b = model.new_bool_var("")
             model.add(v != int(val)).only_enforce_if(b)
             differs.append(b)

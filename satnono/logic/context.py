@@ -91,9 +91,11 @@ class Context:
     stats: Stats = field(default_factory=Stats)
     #: called with each solving step when set (``solve --trace``)
     observer: Observer | None = None
+    #: the colour line solver even in black and white (what the fast path is held to)
+    general: bool = False
 
     def __post_init__(self) -> None:
-        self.logic: LineLogic = line_logic(self.puzzle, self.cache)
+        self.logic: LineLogic = line_logic(self.puzzle, self.cache, self.general)
         #: how many block colours (1: black and white, and the fast path)
         self.colours = self.logic.colours
         self.clues = self.logic.clues

@@ -346,10 +346,12 @@ class LineLogic:
     ``narrow(clue, n, may)`` takes a line as one may-mask per colour (the background first)
     and returns them narrowed, or None for a contradiction; ``feasible(clue, n, may)`` says
     whether any placement agrees with them; ``clues[axis][i]`` is line ``(axis, i)``'s clue
-    in the form they take. Black and white is a palette of one colour, solved by the
-    bit-parallel two-mask solver, its fast path (:func:`narrow`, 1.6–2.2× the colour solver
-    on black-and-white lines: ``python -m benchmarks.bench_line``); every other palette by
-    :func:`narrow_colour`.
+    in the form they take. Every palette can be solved by :func:`narrow_colour` (black and
+    white is a palette of one colour: ``general``); black and white is solved by the
+    two-mask solver :func:`narrow`, its fast path: 1.1× the colour solver's lines per
+    second on black-and-white lines (``python -m benchmarks.bench_line``), the Python
+    presolve of tcga2015's first 150 puzzles 8 % faster (benchmarks/results/NOTES.md, "One
+    line-solver seam").
     """
 
     clues: tuple[tuple[Any, ...], tuple[Any, ...]]  # each a LineClue
@@ -358,11 +360,12 @@ class LineLogic:
     colours: int  # block colours: 1 in black and white
 
 
-def line_logic(puzzle: Puzzle, cache: LineCache) -> LineLogic:
-    """The puzzle's line solver and its clues in the solver's form."""
+def line_logic(puzzle: Puzzle, cache: LineCache, general: bool = False) -> LineLogic:
+    """The puzzle's line solver and its clues in the solver's form; ``general``: the colour
+    solver even in black and white (what the fast path is measured and tested against)."""
     palette = puzzle.palette
     colours = len(palette.colours) - 1
-    if colours == 1:
+    if colours == 1 and not general:
         return LineLogic(puzzle.lengths, cache.solve_layers, cache.feasible_layers, 1)
     rows, columns = (tuple(tuple((b.length, palette.index(b.colour)) for b in clue)
                            for clue in puzzle.clues(axis))
