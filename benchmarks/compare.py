@@ -4,7 +4,8 @@
                                  [--suite tcga2015/10] [--backend sat] [--repeats 3]
                                  [--timeout 60] [--mode validate]
 
-Each version is a checkout of its revision (``--after`` defaults to the working tree);
+Each version is a checkout of its revision, its engine built in place (``--after``
+defaults to the working tree);
 both read the same puzzles, written once as satnono JSON files into a temporary folder, and
 each run is ``python -m satnono bench FOLDER`` with the checkout first on the Python path, so
 every puzzle runs in its own process and is timed inside it, as ``satnono bench`` does.
@@ -37,11 +38,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def checkout(rev: str | None, into: Path) -> Path:
-    """A tree of ``rev`` (None: this working tree)."""
+    """A tree of ``rev`` (None: this working tree), its engine built in place: a checkout
+    without it would run the Python logic that stands in for the engine, not the version
+    as users install it."""
     if rev is None:
         return ROOT
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev],
                    check=True, capture_output=True)
+    if (into / "setup.py").exists():
+        subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=into,
+                       check=True, capture_output=True)
     return into
 
 
