@@ -117,9 +117,9 @@ def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, E
     """An integer per unknown cell over the colours it may still take (in black and white,
     0 or 1: what CP-SAT makes of a Boolean), one automaton per open line: the colour
     automaton (:func:`satnono.encode.colour.colour_automaton`), and in black and white,
-    its fast path, the two-symbol one (:func:`satnono.encode.automaton.automaton`), on
-    which CP-SAT searched 7–12 % faster (benchmarks/results/NOTES.md, "One line-solver
-    seam")."""
+    its fast path, the two-symbol one (:func:`satnono.encode.automaton.automaton`), with
+    which the random and survey suites ran 7 % faster (benchmarks/results/NOTES.md, "One
+    line-solver seam")."""
     from ortools.sat.python import cp_model
 
     from ..encode.automaton import automaton
