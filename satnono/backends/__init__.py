@@ -66,15 +66,15 @@ def _check_budget(value: object) -> None:
                          f"cells of the lines it solves), not {value!r}")
 
 
-def _whole(text: str) -> int:
-    """A command line's whole number from 1."""
+def whole_number(text: str) -> int:
+    """A command line's whole number from 1 (ValueError otherwise)."""
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"expected a whole number ≥ 1, got {text!r}")
     return int(text)
 
 
-def _count(text: str) -> int:
-    """A command line's whole number from 0."""
+def count_number(text: str) -> int:
+    """A command line's whole number from 0 (ValueError otherwise)."""
     if not text.isdigit():
         raise ValueError(f"expected a whole number ≥ 0, got {text!r}")
     return int(text)
@@ -116,7 +116,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "CaDiCaL, the same with another seed, the compiled search going on, CaDiCaL set "
            "otherwise) on what the compiled search leaves after its budget, the first to "
            "find a solution going on alone (default: one per free core; 1 stays on one "
-           "core); cpsat backend: search workers (default 1)", _whole, "N"),
+           "core); cpsat backend: search workers (default 1)", whole_number, "N"),
     Option("probing", _check_switch("probing"), "--no-probing",
            "skip probing (at the root; native --no-learning: at every node)"),
     Option("learning", _check_switch("learning"), "--no-learning",
@@ -124,7 +124,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "learning (slower on hard puzzles; its --trace reads like a tree of guesses)"),
     Option("budget", _check_budget, "--budget", "sat backend: the compiled search's work "
            "before the CNF stage, in cells of the lines it solves (default: chosen by the "
-           "puzzle; 0: straight to the CNF stage)", _count, "N"),
+           "puzzle; 0: straight to the CNF stage)", count_number, "N"),
     Option("search", _check_search),
 )}
 

@@ -140,7 +140,6 @@ def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, E
         assert value is not None
         return constant[value]
 
-    palette = puzzle.palette
     for line in puzzle.lines():
         positions = range(board.length(line))
         if any(line.cell(i) in cells for i in positions):
@@ -148,14 +147,14 @@ def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, E
                 bw = automaton(puzzle.lengths[line.axis][line.index])
                 accept, transitions = [bw.length], bw.transitions()
             else:
-                a = colour_automaton([(b.length, palette.index(b.colour))
-                                      for b in puzzle.clue(line)])
+                a = colour_automaton(puzzle.indexed[line.axis][line.index])
                 accept, transitions = sorted(a.accept), a.transitions()
             model.add_automaton([cells[cell] if cell in cells else known(cell)
                                  for cell in map(line.cell, positions)],
                                 0, accept, transitions)
     keys = list(cells)
     variables = [cells[k] for k in keys]
+    boolean = [list(v.proto.domain) == [0, 1] for v in variables]  # two colours left
 
     def grid(values: Sequence[Any]) -> Solution:
         solved = board.copy()
@@ -167,8 +166,8 @@ def _model(model: Any, puzzle: Puzzle, board: Board) -> tuple[list[Any], Grid, E
         """Some cell differs: a literal of a cell with two colours left, a reified
         inequality of one with more."""
         differs = []
-        for v, val in zip(variables, values):
-            if list(v.proto.domain) == [0, 1]:  # a Boolean
+        for v, val, two in zip(variables, values, boolean):
+            if two:
                 differs.append(v.Not() if val else v)
                 continue
             b = model.new_bool_var("")

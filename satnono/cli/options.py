@@ -7,14 +7,15 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..backends import BACKENDS, OPTIONS, Option, taking
+from ..backends import BACKENDS, OPTIONS, taking, whole_number
 from ..errors import SolverFailed, UsageError, WrongSolution
 
 if TYPE_CHECKING:
     from ..batch.engines import DaskEngine
 
+T = TypeVar("T")
 SubParsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
 
 
@@ -56,10 +57,20 @@ def seconds(text: str) -> float:
     return v
 
 
-def whole(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}")
-    return int(text)
+def argument_type(parse: Callable[[str], T], name: str) -> Callable[[str], T]:
+    """``parse`` as argparse takes a type: its ValueError a usage error saying why, and
+    ``name`` what argparse calls the type in messages."""
+    def typed(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    typed.__name__ = name
+    return typed
+
+
+#: a whole number from 1, as every command's counts take it
+whole = argument_type(whole_number, "whole")
 
 
 def add_input(p: argparse.ArgumentParser) -> None:
@@ -93,20 +104,6 @@ def add_backend(p: argparse.ArgumentParser, what: str, default: str | None = Non
                                                 for b in BACKENDS.values()))
 
 
-def _typed(option: Option) -> Callable[[str], object]:
-    """The option's parser as argparse takes it: a bad value is a usage error."""
-    parse = option.parse
-    assert parse is not None
-
-    def typed(text: str) -> object:
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    typed.__name__ = option.metavar or option.name  # argparse names the type in messages
-    return typed
-
-
 def add_backend_options(p: argparse.ArgumentParser) -> None:
     """The flags that set a backend's options, one per :data:`~satnono.backends.OPTIONS`
     row that has a flag (:func:`backend_options` maps them back)."""
@@ -116,8 +113,9 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
         if option.parse is None:
             p.add_argument(option.flag, action="store_true", help=option.help)
         else:
-            p.add_argument(option.flag, type=_typed(option), metavar=option.metavar,
-                           help=option.help)
+            p.add_argument(option.flag, type=argument_type(option.parse,
+                                                           option.metavar or option.name),
+                           metavar=option.metavar, help=option.help)
 
 
 def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]:

@@ -179,7 +179,6 @@ def _encode_colour(puzzle: Puzzle, board: Board, deadline: Deadline) -> Encoding
     from .colour import cell_clauses, encode_colour_line
 
     enc = Encoding(board)
-    palette = puzzle.palette
     check_at = CHECK_EVERY
 
     def new_var() -> int:
@@ -198,7 +197,7 @@ def _encode_colour(puzzle: Puzzle, board: Board, deadline: Deadline) -> Encoding
     for line in puzzle.lines():
         may = board.line(line)
         n = board.length(line)
-        blocks = tuple((b.length, palette.index(b.colour)) for b in puzzle.clue(line))
+        blocks = puzzle.indexed[line.axis][line.index]
         open_cells = 0
         seen = 0
         for m in may:  # the cells still open: a line with none needs no clauses

@@ -34,7 +34,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..model.grid import COLUMN, ROW
 from ..model.puzzle import Puzzle
 
 
@@ -363,11 +362,7 @@ class LineLogic:
 def line_logic(puzzle: Puzzle, cache: LineCache, general: bool = False) -> LineLogic:
     """The puzzle's line solver and its clues in the solver's form; ``general``: the colour
     solver even in black and white (what the fast path is measured and tested against)."""
-    palette = puzzle.palette
-    colours = len(palette.colours) - 1
+    colours = len(puzzle.palette.colours) - 1
     if colours == 1 and not general:
         return LineLogic(puzzle.lengths, cache.solve_layers, cache.feasible_layers, 1)
-    rows, columns = (tuple(tuple((b.length, palette.index(b.colour)) for b in clue)
-                           for clue in puzzle.clues(axis))
-                     for axis in (ROW, COLUMN))
-    return LineLogic((rows, columns), cache.solve_colour, feasible_colour, colours)
+    return LineLogic(puzzle.indexed, cache.solve_colour, feasible_colour, colours)

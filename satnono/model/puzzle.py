@@ -269,6 +269,17 @@ class Puzzle:
         reads (plain ints hash and compare faster than blocks)."""
         return (tuple(map(lengths, self.rows)), tuple(map(lengths, self.columns)))
 
+    @cached_property
+    def indexed(self) -> tuple[tuple[tuple[tuple[int, int], ...], ...],
+                               tuple[tuple[tuple[int, int], ...], ...]]:
+        """Per axis, each line's blocks as (length, colour index) pairs: what the colour
+        line solver, the colour automata and the engine read (index 0 is the background)."""
+        index = self.palette.index
+        rows, columns = (tuple(tuple((b.length, index(b.colour)) for b in clue)
+                               for clue in self.clues(axis))
+                         for axis in (ROW, COLUMN))
+        return rows, columns
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -421,8 +432,8 @@ def _colour_solution(puzzle: Puzzle, sol: Solution) -> bool:
     grid = [[sol.colour(r, c) for c in range(sol.width)] for r in range(sol.height)]
     for axis in (ROW, COLUMN):
         lines = grid if axis is ROW else [list(col) for col in zip(*grid)]
-        for cells, clue in zip(lines, puzzle.clues(axis)):
-            if colour_runs(cells) != tuple((b.length, palette.index(b.colour)) for b in clue):
+        for cells, clue in zip(lines, puzzle.indexed[axis]):
+            if colour_runs(cells) != clue:
                 return False
     return True
 

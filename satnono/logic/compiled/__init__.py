@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Union
 
-from ...model.grid import ROW
+from ...model.grid import COLUMN, ROW
 from ...model.puzzle import Puzzle
 from ...model.solution import Solution, transpose
 from ...runtime.deadline import NO_DEADLINE, Deadline
@@ -193,12 +193,10 @@ def fresh_engine(puzzle: Puzzle, levels: int, memory: int | None = None,
         return engine
     from ...engine.colour import ColourEngine
 
-    palette = puzzle.palette
-    blocks = [[(b.length, palette.index(b.colour)) for b in clue]
-              for clue in puzzle.rows + puzzle.columns]
+    blocks = [*puzzle.indexed[ROW], *puzzle.indexed[COLUMN]]
     counts = [len(c) for c in blocks]
     flat = [b for c in blocks for b in c] or [(0, 1)]
-    engine = ColourEngine(puzzle.height, puzzle.width, len(palette.colours) - 1,
+    engine = ColourEngine(puzzle.height, puzzle.width, len(puzzle.palette.colours) - 1,
                           [b[0] for b in flat], [b[1] for b in flat], _starts(counts),
                           counts, levels)
     if board is not None:
