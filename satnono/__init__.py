@@ -52,10 +52,11 @@ if TYPE_CHECKING:  # the names below load on first use (PEP 562): ``satnono --he
         validate,
     )
     from .pipeline import Run, solve
+    from .plan import Plan, Tuning
 
 __all__ = ["BLACK_AND_WHITE", "Block", "Colour", "CountMethod", "CountResult", "Ending",
-           "InvalidPuzzle", "Level", "Palette", "ParseError", "Puzzle", "Rating", "Run",
-           "SatnonoError", "SearchTimeout", "Solution", "SolverFailed", "Uniqueness",
+           "InvalidPuzzle", "Level", "Palette", "ParseError", "Plan", "Puzzle", "Rating", "Run",
+           "SatnonoError", "SearchTimeout", "Solution", "SolverFailed", "Tuning", "Uniqueness",
            "UnknownBackend", "UnknownOption", "UsageError", "Verdict", "WrongSolution",
            "clues_of", "count", "count_split", "is_solution", "load",
            "puzzle_from_colours", "puzzle_from_picture", "rate", "read_file", "save", "solve",
@@ -71,7 +72,7 @@ _LAZY = {
                                   "Ending", "Level", "Palette", "Puzzle", "Solution",
                                   "Verdict", "clues_of", "is_solution", "puzzle_from_colours",
                                   "puzzle_from_picture", "validate")},
-    "Run": "pipeline", "solve": "pipeline",
+    "Run": "pipeline", "solve": "pipeline", "Plan": "plan", "Tuning": "plan",
     "count": "analyze.count", "CountResult": "analyze.count",
     "count_split": "analyze.split",
     "uniqueness": "analyze.uniqueness", "Uniqueness": "analyze.uniqueness",

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from .backends import DEFAULT, Backend
+from .backends import DEFAULT
 from .backends import backend as backend_row
 from .errors import SearchTimeout, UsageError, WrongSolution
 from .logic.board import Board
@@ -34,6 +34,7 @@ from .logic.events import Found, Observer
 from .model.puzzle import Puzzle, is_solution, validate
 from .model.solution import Solution
 from .model.verdict import Depth, Ending, LineCode, Verdict
+from .plan import TUNING, Plan, Tuning, plan_for
 from .runtime.deadline import NO_DEADLINE, Deadline
 
 if TYPE_CHECKING:
@@ -191,7 +192,7 @@ def backend_for(backend: str | None, observer: object = None) -> str:
 
 def solve(puzzle: Puzzle, backend: str | None = None, *, limit: int | None = None,
           timeout: float | None = None, observer: Observer | None = None,
-          **options: object) -> Run:
+          tuning: Tuning = TUNING, **options: object) -> Run:
     """Solve ``puzzle``: a :class:`Run` that yields up to ``limit`` solutions (all when
     None), each checked against the clues.
 
@@ -200,8 +201,10 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, limit: int | None = Non
     and ``options`` are that backend's (:data:`satnono.backends.OPTIONS`: ``solver``,
     ``probing``, ``workers`` and ``budget`` for sat, ``workers`` for cpsat, ``probing`` and
     ``learning`` for native). ``observer`` is called with each step of the native solver
-    (:mod:`satnono.logic.events`). Raises :class:`~satnono.errors.SearchTimeout` when
-    ``timeout`` seconds run out; the solutions given before it are real.
+    (:mod:`satnono.logic.events`). ``tuning`` holds the sat backend's measured numbers
+    (:class:`satnono.plan.Tuning`; the defaults unless given). Raises
+    :class:`~satnono.errors.SearchTimeout` when ``timeout`` seconds run out; the
+    solutions given before it are real.
 
     >>> from satnono import Puzzle
     >>> sorted(s.strings() for s in solve(Puzzle(((1,), (1,)), ((1,), (1,)))))
@@ -213,23 +216,24 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, limit: int | None = Non
     chosen = backend_row(backend_for(backend, observer))
     limit = check_limit(limit)
     require_solvable(puzzle, chosen.name)
-    chosen.check_options(options)
+    plan = plan_for(chosen, options, observed=observer is not None, tuning=tuning)
+    chosen.check_limit(limit, plan)
     if observer is not None and not callable(observer):
         raise UsageError(f"observer is a function called with each step, not {observer!r}")
     started = time.monotonic()
     deadline = Deadline.after(timeout)
     ctx = Context(puzzle, observer=observer)
-    solutions = stages(chosen, ctx, deadline, limit, options)
-    return Run(puzzle, chosen.name, solutions, ctx, limit, deadline, started)
+    return Run(puzzle, chosen.name, stages(plan, ctx, deadline, limit), ctx, limit, deadline,
+               started)
 
 
-def stages(row: Backend, ctx: Context, deadline: Deadline, limit: int | None,
-           options: dict[str, object]) -> Iterator[Solution]:
+def stages(plan: Plan, ctx: Context, deadline: Deadline, limit: int | None
+           ) -> Iterator[Solution]:
     """The stages after validation, run as the solutions are asked for: presolve as deep
-    as the backend wants, then its search over what is left (:class:`Run` verifies)."""
-    row.check_limit(limit, options)
-    start = presolved(ctx, row.depth_with(options), deadline, compiled=row.compiled,
-                      workers=options.get("workers", 1))
+    as the plan says, the plan completed for the root it left (:meth:`Plan.at_root`),
+    then the backend's search over what is left (:class:`Run` verifies)."""
+    start = presolved(ctx, plan.depth, deadline, compiled=plan.compiled,
+                      workers=plan.presolve_workers)
     if start.board is None:
         return  # the clues contradict
     if start.board.solved():  # logic alone: no search needed
@@ -238,11 +242,13 @@ def stages(row: Backend, ctx: Context, deadline: Deadline, limit: int | None,
             ctx.observer(Found(1), start.board)
         yield start.board.to_solution()
         return
-    yield from row.run(start, ctx=ctx, deadline=deadline, limit=limit, **options)
+    plan = plan.at_root(start.board, ctx.puzzle.palette.black_and_white)
+    yield from backend_row(plan.backend).run(start, ctx=ctx, deadline=deadline, limit=limit,
+                                             plan=plan)
 
 
 def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
-              compiled: bool = True, workers: object = 1, board: Board | None = None
+              compiled: bool = True, workers: int = 1, board: Board | None = None
               ) -> Presolved:
     """The presolve stage: logic to ``depth`` from ``board`` (or an open board), in the
     engine where ``compiled`` allows and it runs, else in Python with probing shared by
@@ -252,8 +258,7 @@ def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
     if depth is Depth.OPEN:
         return Presolved(board if board is not None else ctx.board())
     return presolve(ctx, probing=depth is Depth.PROBED, deadline=deadline,
-                    workers=workers if isinstance(workers, int) else 1, board=board,
-                    compiled=compiled and ctx.observer is None)
+                    workers=workers, board=board, compiled=compiled and ctx.observer is None)
 
 
 def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,

@@ -385,9 +385,10 @@ def test_a_killed_solver_process_is_exit_6_with_the_cnf_size_and_no_output(tmp_p
         yield []
 
     monkeypatch.setattr(sat, "steered", killed)  # each CaDiCaL racer of the sat backend
-    monkeypatch.setattr(sat, "BUDGET", 0)  # the compiled search would settle it first
     out = tmp_path / "out.sol"
-    assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "-o", str(out)]) == 6
+    # --budget 0: the compiled search would settle it first
+    assert main(["solve", str(PUZZLES / "two.dat"), "--workers", "2", "--budget", "0",
+                 "-o", str(out)]) == 6
     err = capsys.readouterr().err
     assert err.startswith(f"satnono: {PUZZLES / 'two.dat'}: all 2 racing search processes ended; "
                           "the first was killed "

@@ -23,6 +23,7 @@ from satnono.model.puzzle import (
     puzzle_from_picture,
 )
 from satnono.model.solution import Solution
+from satnono.plan import TUNING, Plan, Tuning
 from satnono.runtime.deadline import NO_DEADLINE, Deadline
 
 from .conftest import RGB_PALETTE, examples, random_colour_grid, random_picture
@@ -100,35 +101,37 @@ def test_a_kissat_that_cannot_run_is_a_clear_error(monkeypatch, tmp_path):
         kissat.program.cache_clear()
 
 
-def _agree(p: Puzzle) -> None:
+def _agree(p: Puzzle, tuning: Tuning = TUNING) -> None:
     """The one-core path (the race has its own tests: test_portfolio)."""
     want = set(solve(p, "native", limit=None))
-    got = list(solve(p, "sat", limit=None, budget=0, workers=1))  # straight to the CNF stage
+    # straight to the CNF stage
+    got = list(solve(p, "sat", limit=None, budget=0, workers=1, tuning=tuning))
     assert len(got) == len(set(got)) and set(got) == want
     for limit in (1, 2):
-        part = list(solve(p, "sat", limit=limit, budget=0, workers=1))
+        part = list(solve(p, "sat", limit=limit, budget=0, workers=1, tuning=tuning))
         assert len(part) == len(set(part)) == min(limit, len(want)) and set(part) <= want
 
 
 @needs_kissat
 @pytest.mark.parametrize("index", range(len(_puzzles())))
-def test_with_kissat_the_solutions_are_the_native_solvers(monkeypatch, index):
-    monkeypatch.setattr(sat, "KISSAT_CELLS", 0)  # these are small: Kissat all the same
-    _agree(_puzzles()[index])
+def test_with_kissat_the_solutions_are_the_native_solvers(index):
+    _agree(_puzzles()[index], Tuning(kissat_cells=0))  # these are small: Kissat all the same
 
 
 @needs_kissat
 def test_kissat_runs_past_its_size_and_not_below(monkeypatch):
-    """Past :data:`~satnono.backends.sat.KISSAT_CELLS` open cells the first solution is
+    """Past :attr:`~satnono.plan.Tuning.kissat_cells` open cells the first solution is
     Kissat's (the search time includes a program started and fed the CNF), below it not."""
     calls = []
     first_model = kissat.first_model
     monkeypatch.setattr(kissat, "first_model", lambda *a: calls.append(1) or first_model(*a))
     p = Puzzle(rows=((1,),) * 6, columns=((1,),) * 6)
-    monkeypatch.setattr(sat, "KISSAT_CELLS", 36)
-    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1))) == 2 and calls == []
-    monkeypatch.setattr(sat, "KISSAT_CELLS", 35)
-    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1))) == 2 and calls == [1]
+    at = Tuning(kissat_cells=36)
+    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1, tuning=at))) == 2
+    assert calls == []
+    past = Tuning(kissat_cells=35)
+    assert len(list(solve(p, "sat", limit=2, budget=0, workers=1, tuning=past))) == 2
+    assert calls == [1]
 
 
 @pytest.mark.parametrize("index", range(len(_puzzles())))
@@ -170,10 +173,10 @@ def test_a_swap_gives_another_solution_exactly_when_one_exists():
     assert found > examples(600) // 10  # the case is common, and was met
 
 
-@pytest.mark.parametrize("after", [0, 1, sat.NEIGHBOUR_AFTER])
+@pytest.mark.parametrize("after", [0, 1, TUNING.neighbour_after])
 def test_the_search_looking_for_two_tries_a_swap_of_its_first(monkeypatch, after):
     """The compiled search looking for two solutions tries a 2×2 swap of its first when
-    the second has not come ``NEIGHBOUR_AFTER`` work later (0: never): the two it gives are
+    the second has not come ``neighbour_after`` work later (0: never): the two it gives are
     brute force's, distinct, as many as there are up to two, and the swap is met (1: at
     once after the first) or never tried (0)."""
     from satnono.logic.compiled import Search
@@ -187,8 +190,8 @@ def test_the_search_looking_for_two_tries_a_swap_of_its_first(monkeypatch, after
         tried.append(swapped(puzzle, sol))
         return tried[-1]
 
-    monkeypatch.setattr(sat, "NEIGHBOUR_AFTER", after)
     monkeypatch.setattr(sat, "swapped", spy)
+    plan = Plan("sat", budget=TUNING.budget, tuning=Tuning(neighbour_after=after))
     rng = random.Random(17)
     # three solutions, none a swap away from another: the search goes on after the swap
     no_swap = Solution(3, (0b001, 0b001, 0b101, 0b010, 0b010, 0b100))
@@ -201,7 +204,7 @@ def test_the_search_looking_for_two_tries_a_swap_of_its_first(monkeypatch, after
     for sol in pictures:
         p = puzzle_from_picture(sol)
         every = brute_solutions(p)
-        got = list(sat._search(Search(p), Context(p), 2, sat.BUDGET, NO_DEADLINE))
+        got = list(sat._searched(Search(p), Context(p), 2, plan, NO_DEADLINE, sat.Found()))
         assert len(got) == len(set(got)) == min(2, len(every)), sol.rows
         assert set(got) <= every
     if after == 0:

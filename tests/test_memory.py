@@ -66,9 +66,9 @@ def test_encoding_keeps_the_deadline(monkeypatch):
 
 def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(memory, "available", lambda: 1024)
-    monkeypatch.setattr(sat, "BUDGET", 0)  # the compiled search would settle it first
     out = tmp_path / "out.sol"
-    assert main(["solve", str(PUZZLES / "two.dat"), "-o", str(out)]) == 6
+    # --budget 0: the compiled search would settle it first
+    assert main(["solve", str(PUZZLES / "two.dat"), "--budget", "0", "-o", str(out)]) == 6
     err = capsys.readouterr().err
     assert err.startswith(f"satnono: {PUZZLES / 'two.dat'}: out of memory loading the SAT "
                           "solver: ")

@@ -24,6 +24,7 @@ from ..logic.propagate import propagate
 from ..model.puzzle import Puzzle
 from ..model.verdict import Level
 from ..pipeline import require_solvable
+from ..plan import plan_for
 from ..runtime.deadline import Deadline
 
 LEVELS = tuple(level.value for level in Level)
@@ -102,8 +103,9 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, **unknown: object) -> 
     found = 0
     try:
         # the native backend's search from the probed board: the reference, no solver library
-        for _ in backend("native").run(Presolved(board, by_line, by_probe), ctx=ctx,
-                                       deadline=deadline, limit=2):
+        native = backend("native")
+        for _ in native.run(Presolved(board, by_line, by_probe), ctx=ctx,
+                            deadline=deadline, limit=2, plan=plan_for(native, {})):
             found += 1
             if found >= 2:
                 break

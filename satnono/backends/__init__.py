@@ -1,15 +1,17 @@
 """The backends: one table says what each is, where it lives and what it takes.
 
 A backend is the search stage of the pipeline (:mod:`satnono.pipeline`): one function,
-``solutions(start, *, ctx, deadline, limit, **options) -> Iterator[Solution]``, over the
+``solutions(start, *, ctx, deadline, limit, plan) -> Iterator[Solution]``, over the
 board that presolving left (``start``, a :class:`~satnono.logic.presolve.Presolved`, as
 deep as the row's ``depth`` asks, neither solved nor contradicted): the puzzle's
 solutions, lazily, unverified (the pipeline checks each one), in whatever order it finds
 them; ``ctx`` carries the puzzle, the counters and the observer, ``deadline`` the time
 limit (the backend raises :class:`~satnono.errors.SearchTimeout` when it passes),
-``limit`` how many solutions are wanted at most (None: all). A backend that can refuse an
-option's value only once it knows the limit names a ``check`` function, called before any
-work. The command line's choices
+``limit`` how many solutions are wanted at most (None: all), ``plan`` what was decided
+for the run (:class:`satnono.plan.Plan`: its options and the measured choices; the
+backend decides nothing of its own). A backend that can refuse an option's value only
+once it knows the limit names a ``check`` function, called before any work. The command
+line's choices
 and help, option checking, ``count``, ``bench`` and the tests all read this table, and the
 module is imported only when the backend runs, so ``satnono --help`` stays instant.
 
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from ..logic.context import Context
     from ..logic.presolve import Presolved
     from ..model.solution import Solution
+    from ..plan import Plan
     from ..runtime.deadline import Deadline
 
     SolveFunction = Callable[..., Iterator[Solution]]
@@ -182,11 +185,11 @@ class Backend:
     def load(self) -> SolveFunction:
         return _function(self.entry)
 
-    def check_limit(self, limit: int | None, options: dict[str, object]) -> None:
+    def check_limit(self, limit: int | None, plan: Plan) -> None:
         """Refuse, before any work, an option value this backend cannot use for ``limit``
         solutions (a solver that cannot enumerate, asked for more than one)."""
         if self.check is not None:
-            _function(self.check)(limit, **options)
+            _function(self.check)(limit, plan)
 
     def check_options(self, options: dict[str, object]) -> None:
         """An option this backend does not take, or a value it cannot, is a mistake worth
@@ -199,9 +202,8 @@ class Backend:
             OPTIONS[name].check(value)
 
     def run(self, start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
-            **options: object) -> Iterator[Solution]:
-        self.check_options(options)
-        return self.load()(start, ctx=ctx, deadline=deadline, limit=limit, **options)
+            plan: Plan) -> Iterator[Solution]:
+        return self.load()(start, ctx=ctx, deadline=deadline, limit=limit, plan=plan)
 
 
 def _function(entry: str) -> Callable[..., Any]:

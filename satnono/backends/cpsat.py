@@ -14,7 +14,7 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SolverFailed
 from ..logic.board import Board
@@ -24,13 +24,16 @@ from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.deadline import Deadline
 
+if TYPE_CHECKING:
+    from ..plan import Plan
+
 _DONE = object()
 
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
-              workers: int = 1) -> Iterator[Solution]:
+              plan: Plan) -> Iterator[Solution]:
     """CP-SAT on the lines that propagation left open (the plain baseline: on every
-    line, when ``start`` is the open board)."""
+    line, when ``start`` is the open board), with the plan's workers (default one)."""
     from ..runtime.child import stream
 
     # in a child: CP-SAT's time limit is loose (its presolve of hundreds of automata runs
@@ -38,6 +41,7 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
     # killed keeps a time limit or Ctrl-C to the second. OR-Tools is imported there too
     # (half a second that no signal interrupts, which ran past a time limit here); batch,
     # bench and serve import it once before they fork (Backend.warm)
+    workers = plan.workers or 1
     return stream(automata, (ctx.puzzle, start.board, deadline, limit, workers), deadline,
                   what="CP-SAT solver", always=True)
 

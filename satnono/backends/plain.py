@@ -11,6 +11,7 @@ Both enumerate with blocking clauses over the cells and are checked like every b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..encode.block_start import block_start_cnf
 from ..logic.context import Context
@@ -18,12 +19,17 @@ from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
 from ..runtime.deadline import Deadline
-from .solver import DEFAULT_SOLVER, enumerate_models
+from .solver import enumerate_models
+
+if TYPE_CHECKING:
+    from ..plan import Plan
 
 
 def sat_solutions(start: Presolved, *, ctx: Context, deadline: Deadline,
-                  limit: int | None, solver: str = DEFAULT_SOLVER) -> Iterator[Solution]:
+                  limit: int | None, plan: Plan) -> Iterator[Solution]:
     from ..runtime.child import stream
+
+    solver = plan.solver
 
     # encoding included: with a deadline the whole baseline runs where it can be stopped
     make = _colour_grids if ctx.colours > 1 else _grids
@@ -58,8 +64,8 @@ def _rows(puzzle: Puzzle, solver: str, limit: int | None) -> Iterator[list[int]]
 
 
 def cpsat_solutions(start: Presolved, *, ctx: Context, deadline: Deadline,
-                    limit: int | None, workers: int = 1) -> Iterator[Solution]:
+                    limit: int | None, plan: Plan) -> Iterator[Solution]:
     """CP-SAT's model over every cell: the cpsat backend from the open board."""
     from .cpsat import solutions
 
-    return solutions(start, ctx=ctx, deadline=deadline, limit=limit, workers=workers)
+    return solutions(start, ctx=ctx, deadline=deadline, limit=limit, plan=plan)

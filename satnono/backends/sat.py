@@ -17,126 +17,108 @@ than on anything else tried, and a race takes the better of two draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from ..encode.residual import add_implications, decode_solution, residual
-from ..logic.board import Board
 from ..logic.compiled import Search
 from ..logic.context import Context
 from ..logic.presolve import Presolved
-from ..model.grid import ROW
 from ..model.puzzle import Puzzle
 from ..model.solution import Solution
-from ..model.verdict import LineCode
 from ..runtime.child import CpuSample, Job, free_cores
 from ..runtime.deadline import Deadline
 from . import kissat
-from .solver import DEFAULT_SOLVER, loaded_race, models, searches, steered
+from .solver import Setting, loaded_race, models, searches, steered
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
     from ..logic.compiled import AnySearch
+    from ..plan import Plan
 
-#: the work the compiled search may spend before the SAT solver takes over, in cells of the
-#: lines it solves (:attr:`satnono.logic.compiled.Search.cost`; 200 million is about half a
-#: second on a 25×25 puzzle), in black and white: chosen on tcga2015, taai2011 and icga2023
-#: once the search ran without reference counting, each puzzle with every budget in turn in
-#: one process (tcga2015: 73.0 s at 50 million, 66.3 at 100, 62.6 at 200, 67.3 at 400;
-#: taai2011 76.5 at 50, 69.8 at 200; 100–300 million level on taai2011 and icga2023:
-#: benchmarks/results/NOTES.md)
-BUDGET = 200_000_000
-#: the same in colour, where the CNF has no implications (chosen with the colour search)
-COLOUR_BUDGET = 100_000_000
-#: how the SAT solver gets the lines: the order encoding's clauses about where blocks start
-#: take CaDiCaL to a first solution in a half of the automaton's time where logic leaves the
-#: puzzle open, which is every puzzle the compiled search hands over
-#: (benchmarks/results/NOTES.md)
-CODE = LineCode.ORDER
-#: open cells (in colour, cell colours: :func:`_choices`) past which Kissat looks for the
-#: first solution: on fewer (every tournament 25×25), starting a second program and loading
-#: the CNF twice cost more than Kissat saves (tcga2015, every tenth puzzle: 7.80 s with
-#: CaDiCaL alone, 8.56 s with Kissat first; the 40×40s 237.7 → 222.5 s, the 50×50s 175.3 →
-#: 36.6 s; the colour suite's sparse 30×30s and 45×45s: benchmarks/results/NOTES.md)
-KISSAT_CELLS = 1024
-#: the compiled search's budget where Kissat takes over after it (past KISSAT_CELLS open
-#: cells): on the 40×40s the search spent the whole of 100 million, about 2.5 s, before it
-#: handed over; with the faster search 150 million settles two more orientations of Sierp
-#: but costs every other large run 0.1–0.3 s (benchmarks/results/NOTES.md)
-LARGE_BUDGET = 25_000_000
-#: work (:attr:`satnono.logic.compiled.Search.cost`) the compiled search looks on for a
-#: second solution after its first before a 2×2 swap of the first is tried
-#: (:func:`swapped`: half a millisecond on a 25×25, so not on every puzzle)
-NEIGHBOUR_AFTER = 2_000_000
+@dataclass
+class Found:
+    """The solutions the phases have given so far (the CNF stage rules them out), and
+    whether a phase proved there are no more: what each phase reads and adds to, the one
+    convention between them."""
+
+    solutions: list[Solution] = field(default_factory=list)
+    complete: bool = False
 
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
-              solver: str = DEFAULT_SOLVER, workers: int | None = None, probing: bool = True,
-              search: int | None = None, budget: int | None = None) -> Iterator[Solution]:
-    """From the presolved root: where the compiled engine probed it, search on in compiled
-    code for up to ``budget`` work (:data:`BUDGET`, :data:`COLOUR_BUDGET` in colour, or
-    :data:`LARGE_BUDGET` where Kissat follows, unless given; 0: none); then enumerate the
-    residual CNF's models, less the solutions already found.
+              plan: Plan) -> Iterator[Solution]:
+    """From the presolved root, in phases that each yield what they find and add it to
+    one :class:`Found`: where the compiled engine probed the root, its search goes on for
+    the plan's budget (:func:`_searched`); then the residual CNF (:func:`_encoded`) is
+    searched for the rest (:func:`_cnf_stage`), less the solutions already found.
 
-    What is not settled within the budget is raced on ``workers`` cores (default: the
-    free ones, measured while the budget was spent:
+    What is not settled within the budget is raced on the plan's workers (default: the
+    free cores, measured while the budget was spent:
     :func:`~satnono.runtime.child.free_cores`) by the searches of :func:`portfolio`, the
-    first to find a solution going on alone; on one core the CNF stage runs alone.
-    ``search`` runs only that one of :func:`.solver.searches`' settings (a race whose
-    racers run on other machines). Without ``probing`` (the root was not probed) the
-    compiled search is not used either."""
-    setting = None if search is None else searches(search + 1)[search]
+    first to find a solution going on alone; on one core the CNF stage runs alone. The
+    plan's ``search`` runs only that one of :func:`.solver.searches`' settings (a race
+    whose racers run on other machines)."""
+    setting = None if plan.search is None else searches(plan.search + 1)[plan.search]
     # how busy the machine is, measured over the compiled search's budget (workers None)
-    sample = CpuSample.now() if workers is None and setting is None else None
-    found: list[Solution] = []
-    # the open cells the CNF stage will have: the root's (the search's solutions are blocked,
-    # not fixed)
-    by_kissat = start.board is not None and setting is None and \
-        _kissat_goes_first(_choices(start.board), solver)
-    if budget is None:
-        budget = LARGE_BUDGET if by_kissat else \
-            BUDGET if ctx.puzzle.palette.black_and_white else COLOUR_BUDGET
+    sample = CpuSample.now() if plan.workers is None and setting is None else None
+    found = Found()
     dfs = start.search
     if dfs is not None:
-        more, done = yield from _search(dfs, ctx, limit, budget, deadline, found)
-        found += more
-        if done:
+        yield from _searched(dfs, ctx, limit, plan, deadline, found)
+        if found.complete:
             return
-    enc = residual(ctx, start, deadline, CODE).encoding
+    enc = _encoded(ctx, start, deadline, plan)
     if enc is None:  # the root was solved or contradicted: the pipeline saw to it
         return
-    if isinstance(dfs, Search) and start.board is not None:  # black and white
-        # what probing the root implies, as binary clauses (add_implications says why)
+    cores = 1 if setting is not None else plan.workers or free_cores(sample)
+    racers = portfolio(cores, plan.kissat_first and not found.solutions, dfs is not None)
+    yield from _cnf_stage(enc, racers, dfs, ctx, plan, setting, limit, deadline, found)
+
+
+def _encoded(ctx: Context, start: Presolved, deadline: Deadline, plan: Plan
+             ) -> Encoding | None:
+    """The residual CNF in the plan's line code, with what probing the root implies as
+    binary clauses where the black-and-white engine probed it (add_implications says
+    why); None where nothing is left to encode."""
+    enc = residual(ctx, start, deadline, plan.tuning.code).encoding
+    dfs = start.search
+    if enc is not None and isinstance(dfs, Search) and start.board is not None:
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
-    cores = 1 if setting is not None else workers if workers is not None else \
-        free_cores(sample)
-    racers = portfolio(cores, by_kissat and not found, dfs is not None)
-    if not found and limit != 0 and len(racers) == 1 and racers[0].kind is Kind.KISSAT:
-        # Kissat for the first solution (and a 2×2 swap for the second), CaDiCaL
-        # (incremental) beside the first for the rest
+    return enc
+
+
+def _cnf_stage(enc: Encoding, racers: list[Racer], dfs: AnySearch | None, ctx: Context,
+               plan: Plan, setting: Setting | None, limit: int | None, deadline: Deadline,
+               found: Found) -> Iterator[Solution]:
+    """The CNF's models less the solutions ``found`` already: Kissat's first (and a 2×2
+    swap) then CaDiCaL beside it, where Kissat goes first on one core; the ``racers``
+    raced, where there are several; else one pysat solver (``setting``, or the one-core
+    search) alone."""
+    phases = None
+    if not found.solutions and limit != 0 and len(racers) == 1 and \
+            racers[0].kind is Kind.KISSAT:
         for sol in ctx.stats.timed("search", _kissat_first(enc, ctx.puzzle, limit, deadline)):
-            found.append(sol)
+            found.solutions.append(sol)
             yield sol
-        if not found:
+        if not found.solutions:
             return
-        phases = _phases(enc, found[0])
-    else:
-        phases = None
-    for i, sol in enumerate(found):  # already given: rule them out
+        phases = _phases(enc, found.solutions[0])
+    for i, sol in enumerate(found.solutions):  # already given: rule them out
         enc.clauses.append(_blocking(enc, sol))
         if i % 1024 == 1023:  # the search may have listed hundreds of thousands
             deadline.check()
-    left = None if limit is None else limit - len(found)
+    left = None if limit is None else limit - len(found.solutions)
     if left == 0:
         return
     if len(racers) > 1:
-        yield from _raced(racers, enc, dfs, ctx, solver, left, found, deadline)
+        yield from _raced(racers, enc, dfs, ctx, plan.solver, left, found.solutions, deadline)
         return
-    for true in models(enc, solver, left, deadline, ctx.stats, setting, phases):
+    for true in models(enc, plan.solver, left, deadline, ctx.stats, setting, phases):
         yield decode_solution(enc, true)
 
 
@@ -185,8 +167,8 @@ def portfolio(cores: int, by_kissat: bool, searching: bool) -> list[Racer]:
     racers = [Racer(first), Racer(first, seed=1)]
     if searching:
         racers.append(Racer(Kind.SEARCH))
-    for seed, forced, focused in searches(cores + 3)[1:]:
-        racer = Racer(Kind.CADICAL, seed, forced, focused)
+    for how in searches(cores + 3)[1:]:
+        racer = Racer(Kind.CADICAL, how.seed, how.forced, how.focused)
         if racer not in racers:
             racers.append(racer)
     return racers[:max(cores, 1)]
@@ -272,26 +254,6 @@ def _kissat_first(enc: Encoding, puzzle: Puzzle, limit: int | None, deadline: De
         yield other
 
 
-def _kissat_goes_first(choices: int, solver: str) -> bool:
-    """Whether Kissat looks for the first solution of the CNF stage: the default solver,
-    past :data:`KISSAT_CELLS` open choices (:func:`_choices`), Kissat there."""
-    return solver == DEFAULT_SOLVER and choices > KISSAT_CELLS and kissat.program() is not None
-
-
-def _choices(board: Board) -> int:
-    """The open cells, in colour each counted once per colour it may still take: the
-    CNF's cell variables (a 30×30 in three colours that logic leaves open has about 2,300,
-    as hard for CaDiCaL as a black-and-white 50×50).
-
-    >>> _choices(Board(2, 1)), _choices(Board(2, 1, colours=3))
-    (2, 8)
-    """
-    if board.colours == 1:
-        return board.unknown()
-    rows = board.may[ROW]
-    return sum(sum(layer[r] >> c & 1 for layer in rows) for r, c in board.unknown_cells())
-
-
 def _phases(enc: Encoding, sol: Solution) -> list[int]:
     """The cell variables' literals in ``sol``: where CaDiCaL starts looking for the next
     solution."""
@@ -372,20 +334,21 @@ def _blocking(enc: Encoding, sol: Solution) -> list[int]:
     return [-lit for lit in _phases(enc, sol)]
 
 
-def _search(dfs: AnySearch, ctx: Context, limit: int | None, budget: int, deadline: Deadline,
-            given: Sequence[Solution] = ()
-            ) -> Generator[Solution, None, tuple[list[Solution], bool]]:
-    """The compiled search from the root it probed, yielding what it finds within
-    ``budget`` but the solutions ``given`` already; returns the new ones and whether
-    nothing is left to look for. Looking for two solutions in black and white, when the
-    second has not come :data:`NEIGHBOUR_AFTER` work after the first, a 2×2 swap of the
-    first (:func:`swapped`) is tried before the search goes on."""
-    found: list[Solution] = []
-    seen = set(given)
+def _searched(dfs: AnySearch, ctx: Context, limit: int | None, plan: Plan,
+              deadline: Deadline, found: Found) -> Iterator[Solution]:
+    """The compiled search from the root it probed, for up to the plan's budget, yielding
+    what it finds but the solutions ``found`` already and adding them there;
+    ``found.complete`` when it proved nothing is left. Looking for two solutions in black
+    and white, when the second has not come :attr:`~satnono.plan.Tuning.neighbour_after`
+    work after the first, a 2×2 swap of the first (:func:`swapped`) is tried before the
+    search goes on."""
+    budget = plan.budget or 0
+    after = plan.tuning.neighbour_after
+    seen = set(found.solutions)
     # looking for the first solution with a 2×2 swap to follow, then a little further,
     # then on as usual
     first, near, on = range(3)
-    step = first if limit == 2 and not given and NEIGHBOUR_AFTER > 0 and \
+    step = first if limit == 2 and not seen and after > 0 and \
         ctx.puzzle.palette.black_and_white else on
     cap = budget
     try:
@@ -394,22 +357,24 @@ def _search(dfs: AnySearch, ctx: Context, limit: int | None, budget: int, deadli
                 if sol in seen:
                     continue
                 seen.add(sol)
-                found.append(sol)
+                found.solutions.append(sol)
                 yield sol
                 if limit is not None and len(seen) >= limit:
-                    return found, True
+                    found.complete = True
+                    return
                 if step == first:
-                    step, cap = near, min(budget, dfs.cost + NEIGHBOUR_AFTER)
+                    step, cap = near, min(budget, dfs.cost + after)
                     break
             else:  # the search ended, or stopped at its cap
                 if step != near or dfs.done or cap >= budget:
                     break
-                other = swapped(ctx.puzzle, found[-1])
+                other = swapped(ctx.puzzle, found.solutions[-1])
                 if other is not None and other not in seen:
-                    found.append(other)
+                    found.solutions.append(other)
+                    found.complete = True
                     yield other
-                    return found, True
+                    return
                 step, cap = on, budget
     finally:  # closed at its limit too: what the search did is in the stats
         dfs.count_into(ctx.stats)
-    return found, dfs.done
+    found.complete = dfs.done

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SearchTimeout, UnsupportedSolver
 from ..logic.context import Stats
@@ -22,6 +22,7 @@ from . import check_workers
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
+    from ..plan import Plan
 
 DEFAULT_SOLVER = "cadical195"
 #: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
@@ -56,15 +57,15 @@ def check_solver(name: str, enumerating: bool) -> None:
                                 f"another solver (default {DEFAULT_SOLVER})")
 
 
-def check_limit(limit: int | None, solver: str = DEFAULT_SOLVER, **_: object) -> None:
-    """The backends' check before any work: ``solver`` is a pysat solver that can give
-    ``limit`` solutions."""
-    check_solver(solver, enumerating=limit != 1)
+def check_limit(limit: int | None, plan: Plan) -> None:
+    """The backends' check before any work: the plan's solver is a pysat solver that can
+    give ``limit`` solutions."""
+    check_solver(plan.solver, enumerating=limit != 1)
 
 
 def models(enc: Encoding, solver: str, limit: int | None, deadline: Deadline,
            stats: Stats | None = None,
-           setting: tuple[int | None, bool | None, bool] | None = None,
+           setting: Setting | None = None,
            phases: list[int] | None = None) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
     one search (the one-worker search of :func:`searches`, or the ``setting`` given),
@@ -72,10 +73,10 @@ def models(enc: Encoding, solver: str, limit: int | None, deadline: Deadline,
     next is looked for beside it); the time loading and searching take go into
     ``stats``."""
     cells = list(enc.cells.values())
-    seed, forced, focused = setting or searches(1)[0]
+    how = setting or searches(1)[0]
 
     def one(base: Any) -> list[Job]:
-        return [(steered, (base, solver, cells, limit, seed, forced, focused))]
+        return [(steered, (base, solver, cells, limit, how.seed, how.forced, how.focused))]
 
     for true in loaded_race(enc, solver, deadline, one, stats, phases):
         yield set(true)
@@ -101,8 +102,17 @@ def loaded_race(enc: Encoding, solver: str, deadline: Deadline,
         yield from stats.timed("search", found)
 
 
-def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
-    """``(seed, forced phase, focused)`` of each of ``workers`` racing solvers. Worker 0
+class Setting(NamedTuple):
+    """How one CaDiCaL search is set: its ``seed`` (None: CaDiCaL's own), a ``forced``
+    phase for every variable (None: saved phases), and its ``focused`` mode."""
+
+    seed: int | None
+    forced: bool | None
+    focused: bool
+
+
+def searches(workers: int) -> list[Setting]:
+    """The :class:`Setting` of each of ``workers`` racing solvers. Worker 0
     is the one-worker search (saved phases, stable mode); worker 1 decides every variable
     true first, always (CaDiCaL's forced phases), in CaDiCaL's focused mode; worker 2
     every variable false, stable; later ones are worker 0 with other seeds. No setting
@@ -110,8 +120,9 @@ def searches(workers: int) -> list[tuple[int | None, bool | None, bool]]:
     takes the hardest survey puzzles' first solutions, worker 2 most of the hard
     tournament puzzles that worker 0 is slow on (benchmarks/results/NOTES.md)."""
     check_workers(workers)
-    first = [(None, None, False), (None, True, True), (None, False, False)]
-    return [first[i] if i < 3 else (i - 2, None, False) for i in range(workers)]
+    first = [Setting(None, None, False), Setting(None, True, True),
+             Setting(None, False, False)]
+    return [first[i] if i < 3 else Setting(i - 2, None, False) for i in range(workers)]
 
 
 #: clauses handed to the solver between two looks at the clock

@@ -118,10 +118,10 @@ def add_backend_options(p: argparse.ArgumentParser) -> None:
                            metavar=option.metavar, help=option.help)
 
 
-def backend_options(args: argparse.Namespace, backend: str) -> dict[str, object]:
+def backend_options(args: argparse.Namespace, backend: str) -> dict[str, Any]:
     """The backend options the command line asks for, each refused with a one-line message
     when the chosen backend does not take it."""
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}  # each value checked by the option's own check
     for option in OPTIONS.values():
         if option.flag is None:
             continue

@@ -14,6 +14,7 @@ Two searches, both driven by the complete line solver alone:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ...logic.context import Context
 from ...logic.presolve import Presolved
@@ -23,16 +24,19 @@ from .colour_theory import search_colour
 from .line_theory import search_learning
 from .search import search
 
+if TYPE_CHECKING:
+    from ...plan import Plan
+
 
 def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int | None,
-              probing: bool = True, learning: bool = True) -> Iterator[Solution]:
-    """Every solution below the presolved root, lazily; SearchTimeout when ``deadline``
-    passes."""
-    if learning:
+              plan: Plan) -> Iterator[Solution]:
+    """Every solution below the presolved root, lazily, by the plan's search (learning,
+    or depth-first with probing or without); SearchTimeout when ``deadline`` passes."""
+    if plan.learning:
         learn = search_colour if ctx.colours > 1 else search_learning
         found = learn(ctx, start.board, deadline=deadline)
     else:
-        found = search(ctx, start.board, probing=probing, deadline=deadline)
+        found = search(ctx, start.board, probing=plan.probing, deadline=deadline)
     yield from ctx.stats.timed("search", found)
 
 
