@@ -90,3 +90,39 @@ def test_tracer_live_view_renders_the_grid():
     list(solve(p, "native", observer=t))
     t.close()
     assert "██" in buf.getvalue() and "solution 2 found" in buf.getvalue()
+
+
+def test_a_colour_branch_says_the_colour_decided_or_ruled_out():
+    """The colour search decides one colour of a cell at a time: each branch names that
+    colour, as taken or as ruled out, and the board it shows agrees (a colour ruled out is
+    gone from the cell; a colour taken is still possible). Random pictures in three
+    colours, until branches of both kinds have been seen."""
+    import random
+
+    from satnono import puzzle_from_colours
+    from satnono.logic.events import Branch
+    from satnono.model.grid import ROW
+
+    from .conftest import RGB_PALETTE, random_colour_grid
+
+    kinds = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        p = puzzle_from_colours(random_colour_grid(rng, 6, 6, 3, 0.6), RGB_PALETTE)
+        seen = []
+
+        def record(event, board):
+            if isinstance(event, Branch):
+                (r, c) = event.cell
+                seen.append((event, board.may[ROW][event.colour][r] >> c & 1))
+
+        list(solve(p, "native", observer=record))
+        for event, possible in seen:
+            assert possible == (not event.ruled_out), event.describe()
+            colour = {0: "empty", 1: "filled"}.get(event.colour, f"colour {event.colour}")
+            assert event.describe().endswith(
+                ("is not " if event.ruled_out else "") + colour), event.describe()
+            kinds.add(event.ruled_out)
+        if kinds == {True, False}:
+            break
+    assert kinds == {True, False}

@@ -119,15 +119,18 @@ class Agreed(Event):
 
 @dataclass(frozen=True)
 class Branch(Event):
-    """Search: assume ``cell`` takes ``colour``, ``depth`` decisions deep."""
+    """Search: assume ``cell`` takes ``colour`` (or, ``ruled_out``, that it does not: the
+    colour search decides one colour of a cell at a time), ``depth`` decisions deep."""
 
     cell: Cell
     colour: int
     depth: int
+    ruled_out: bool = False
 
     def describe(self) -> str:
+        what = f"is not {_value(self.colour)}" if self.ruled_out else _value(self.colour)
         return (f"{_indent(self.depth)}branch (depth {self.depth}): assume {_cell(self.cell)} "
-                f"{_value(self.colour)}")
+                f"{what}")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from typing import Generic, Protocol, TypeVar
 
 from ...logic.context import Stats
 from ...logic.events import Blocked, Branch, Event, Found, Learnt
-from ...model.grid import Cell
 from ...runtime.deadline import Deadline
 
 T = TypeVar("T")
@@ -65,8 +64,8 @@ class Theory(Protocol[T]):
     def solution(self) -> T:
         """What a full assignment is (called when every variable has a value)."""
 
-    def cell(self, var: int) -> Cell:
-        """Where ``var`` is, for the observer."""
+    def branch(self, var: int, value: int, depth: int) -> Branch:
+        """The observer's event for a decision: ``var`` takes ``value``, ``depth`` deep."""
 
 
 def luby(i: int) -> int:
@@ -318,4 +317,4 @@ class CDCL(Generic[T]):
             stats.max_depth = max(stats.max_depth, len(self.lims))
             if trace is not None:
                 var = self.trail[-1]
-                trace(Branch(self.theory.cell(var), self.val[var], len(self.lims)))
+                trace(self.theory.branch(var, self.val[var], len(self.lims)))

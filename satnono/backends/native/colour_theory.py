@@ -15,10 +15,10 @@ from collections.abc import Iterator
 
 from ...logic.board import Board
 from ...logic.context import Context
-from ...logic.events import Contradiction, LineSolved
+from ...logic.events import Branch, Contradiction, LineSolved
 from ...logic.line import remember
 from ...logic.propagate import CLOCK_EVERY
-from ...model.grid import COLUMN, ROW, Cell
+from ...model.grid import COLUMN, ROW
 from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from .cdcl import BUSY, CDCL, IDLE
@@ -193,9 +193,11 @@ class ColourTheory:
     def solution(self) -> Solution:
         return self.board.to_solution()
 
-    def cell(self, var: int) -> Cell:
-        r, c = divmod(var // self.k, self.w)
-        return r, c
+    def branch(self, var: int, value: int, depth: int) -> Branch:
+        """A variable is a cell and a colour: true, the cell takes it; false, it does
+        not."""
+        cell, colour = divmod(var, self.k)
+        return Branch(divmod(cell, self.w), colour, depth, ruled_out=not value)
 
 
 def _may(n: int, k: int, facts: list[tuple[int, int, int]], aim: tuple[int, int] | None

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from ...logic.board import Board
 from ...logic.context import Context
-from ...logic.events import Contradiction, LineSolved
+from ...logic.events import Branch, Contradiction, LineSolved
 from ...logic.line import remember
 from ...logic.propagate import CLOCK_EVERY
-from ...model.grid import COLUMN, ROW, Cell
+from ...model.grid import COLUMN, ROW
 from ...model.solution import Solution
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from .cdcl import BUSY, CDCL, IDLE
@@ -224,9 +224,9 @@ class LineTheory:
     def solution(self) -> Solution:
         return self.board.to_solution()
 
-    def cell(self, var: int) -> Cell:
-        r, c = divmod(var, self.w)
-        return r, c
+    def branch(self, var: int, value: int, depth: int) -> Branch:
+        """A variable is a cell, its value the cell's: filled or empty."""
+        return Branch(divmod(var, self.w), value, depth)
 
 
 def search_learning(ctx: Context, board: Board | None = None, *,
