@@ -60,6 +60,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not item.get_closest_marker("full")]
 
 
+@pytest.fixture(scope="session")
+def libraries_loaded() -> None:
+    """The state ``batch``, ``bench`` and ``serve`` put their process in before they fork
+    one process per puzzle (:meth:`satnono.backends.Backend.warm`): every backend's solver
+    libraries imported once, so that each CP-SAT run's child does not import OR-Tools
+    again (a third of a second each: 12 s of 40 four-cell colour puzzles). For tests
+    that run every backend over many small puzzles; a fresh process's first run has its
+    own tests (test_cli, test_library)."""
+    from satnono.backends import BACKENDS
+
+    for row in BACKENDS.values():
+        row.warm()
+
+
 def examples(n: int) -> int:
     """How many examples a property test runs: ``n`` under the ``ci`` profile (the full
     suite), a tenth (at least 5) under ``dev`` (the fast tier): ``n`` scaled by the loaded
@@ -210,7 +224,9 @@ def search_budgets_agree(puzzles, make_search, reference: str) -> None:
     the CNF), a third and two thirds into the search's own work past its root (it stops part
     way and the CNF gets the rest, with what it found ruled out), and more than it needs:
     each solution once, the set ``reference``'s; and some puzzle was handed over part way
-    with solutions found. ``make_search`` builds the compiled search of a puzzle."""
+    with solutions found. ``make_search`` builds the compiled search of a puzzle. On one
+    core: the handover is the property here, the race after it has its own tests
+    (test_portfolio)."""
     from satnono import solve
 
     handed_over = 0
@@ -225,10 +241,10 @@ def search_budgets_agree(puzzles, make_search, reference: str) -> None:
         before = len(list(make_search(p).solutions(None, budgets[0])))
         handed_over += 0 < before < len(want)
         for budget in [0, *budgets, 10**9]:
-            got = list(solve(p, "sat", limit=None, budget=budget))
+            got = list(solve(p, "sat", limit=None, budget=budget, workers=1))
             assert len(got) == len(set(got)) and set(got) == want
             for limit in (1, 2):
-                part = list(solve(p, "sat", limit=limit, budget=budget))
+                part = list(solve(p, "sat", limit=limit, budget=budget, workers=1))
                 assert len(part) == len(set(part)) == min(limit, len(want))
                 assert set(part) <= want
     assert handed_over >= 2  # the search found some solutions, the CNF the others

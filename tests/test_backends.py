@@ -17,6 +17,9 @@ from satnono.io.formats import read_file
 
 from .conftest import CORPUS, brute_solutions, examples, needs_corpus, random_picture
 
+#: every backend over many small puzzles: in the state batch and bench run them in
+pytestmark = pytest.mark.usefixtures("libraries_loaded")
+
 
 def solution_sets(puzzle: Puzzle, limit: int | None = None) -> dict[str, list]:
     return {b: list(solve(puzzle, b, limit=limit)) for b in BACKENDS}

@@ -33,6 +33,9 @@ from .conftest import (
 )
 from .test_encode import unit_propagate
 
+#: every backend over many small puzzles: in the state batch and bench run them in
+pytestmark = pytest.mark.usefixtures("libraries_loaded")
+
 
 def palette(colours: int) -> Palette:
     """White and the first ``colours`` block colours of the test palette."""

@@ -61,7 +61,7 @@ def test_counts_agree_on_medium_random_pictures(seed):
     assert counts["sat"] >= 1  # the picture itself
 
 
-@pytest.mark.parametrize("k", [3, 5, 7, 8])
+@pytest.mark.parametrize("k", [3, 5, 7, pytest.param(8, marks=pytest.mark.full)])
 def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     # every row and every column holds one cell: the solutions are the k! permutation
     # matrices, a count known in closed form (and beyond the auto threshold from k = 7)

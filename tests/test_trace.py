@@ -109,9 +109,9 @@ def test_a_colour_branch_says_the_colour_decided_or_ruled_out():
     for seed in range(300):
         rng = random.Random(seed)
         p = puzzle_from_colours(random_colour_grid(rng, 6, 6, 3, 0.6), RGB_PALETTE)
-        seen = []
+        seen: list[tuple[Branch, int]] = []
 
-        def record(event, board):
+        def record(event, board, seen=seen):
             if isinstance(event, Branch):
                 (r, c) = event.cell
                 seen.append((event, board.may[ROW][event.colour][r] >> c & 1))

@@ -26,6 +26,9 @@ from satnono.pipeline import presolved, residual
 
 from .conftest import examples, random_picture
 
+#: every backend over many small puzzles: in the state batch and bench run them in
+pytestmark = pytest.mark.usefixtures("libraries_loaded")
+
 #: black and white, and a red that no clue uses
 UNUSED_RED = Palette((Colour("white", ".", "ffffff"), Colour("black", "#", "000000"),
                       Colour("red", "r", "e01010")))
