@@ -31,11 +31,22 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ColourAutomaton:
     """``delta[q]`` maps a symbol to the state it leads to; ``enters[q]`` is the symbol
-    every transition into q reads; ``accept`` are the accepting states."""
+    every transition into q reads; ``accept`` are the accepting states.
+
+    Every transition goes one state on, two (from the end of a block straight into the
+    next block of another colour) or stays (the background loops), so a set of states is
+    a bit mask and a step is two shifts: ``on1[v]``, ``on2[v]`` and ``stay[v]`` are the
+    states that reading symbol ``v`` moves one on, two on, or keeps (as for black and
+    white, :mod:`.automaton`)."""
 
     delta: tuple[dict[int, int], ...]
     enters: tuple[int, ...]
     accept: frozenset[int]
+    on1: tuple[int, ...]
+    on2: tuple[int, ...]
+    stay: tuple[int, ...]
+    #: per state, the states it is entered from (by the one symbol that enters it)
+    preds: tuple[tuple[int, ...], ...]
 
     @property
     def states(self) -> int:
@@ -43,6 +54,16 @@ class ColourAutomaton:
 
     def transitions(self) -> list[tuple[int, int, int]]:
         return [(q, v, t) for q, moves in enumerate(self.delta) for v, t in moves.items()]
+
+    def step(self, states: int, v: int) -> int:
+        """The states reading ``v`` leads to from ``states``."""
+        return (states & self.on1[v]) << 1 | (states & self.on2[v]) << 2 | \
+            states & self.stay[v]
+
+    def back(self, states: int, v: int) -> int:
+        """The states from which reading ``v`` lands in ``states``."""
+        return (states >> 1) & self.on1[v] | (states >> 2) & self.on2[v] | \
+            states & self.stay[v]
 
 
 def colour_automaton(blocks: Sequence[tuple[int, int]], closed: bool = False
@@ -77,37 +98,65 @@ def colour_automaton(blocks: Sequence[tuple[int, int]], closed: bool = False
         accept = {end, gap}
     if closed:
         accept = {q for q in accept if enters[q] == 0}
-    return ColourAutomaton(tuple(delta), tuple(enters), frozenset(accept))
+    symbols = 1 + max((colour for _, colour in blocks), default=0)
+    on1, on2, stay = [0] * symbols, [0] * symbols, [0] * symbols
+    preds: list[list[int]] = [[] for _ in delta]
+    for q, moves in enumerate(delta):
+        for v, t in moves.items():
+            by = (stay, on1, on2)[t - q]  # the construction moves 0, 1 or 2 states on
+            by[v] |= 1 << q
+            preds[t].append(q)
+    return ColourAutomaton(tuple(delta), tuple(enters), frozenset(accept), tuple(on1),
+                           tuple(on2), tuple(stay), tuple(map(tuple, preds)))
 
 
-def colour_layers(auto: ColourAutomaton, n: int, may: Sequence[int]) -> list[set[int]] | None:
-    """Per position 0..n, the states on some accepting path that agrees with ``may`` (per
-    colour, the cells that may take it); None when there is no such path."""
-    fwd = [{0}]
+def colour_layers(auto: ColourAutomaton, n: int, may: Sequence[int]) -> list[int] | None:
+    """Per position 0..n, the states (a bit mask) on some accepting path that agrees with
+    ``may`` (per colour, the cells that may take it); None when there is no such path."""
+    symbols = range(min(len(may), len(auto.on1)))
+    fwd = [1]
     for i in range(n):
-        nxt = set()
-        for q in fwd[-1]:
-            for v, t in auto.delta[q].items():
-                if may[v] >> i & 1:
-                    nxt.add(t)
+        here = fwd[-1]
+        nxt = 0
+        for v in symbols:
+            if may[v] >> i & 1:
+                nxt |= auto.step(here, v)
         fwd.append(nxt)
-    end = fwd[n] & auto.accept
+    end = fwd[n] & sum(1 << q for q in auto.accept)
     if not end:
         return None
-    out: list[set[int]] = [set() for _ in range(n + 1)]
-    out[n] = set(end)
+    out = [0] * (n + 1)
+    out[n] = end
     for i in range(n - 1, -1, -1):
-        out[i] = {q for q in fwd[i]
-                  if any(may[v] >> i & 1 and t in out[i + 1] for v, t in auto.delta[q].items())}
+        later = out[i + 1]
+        prev = 0
+        for v in symbols:
+            if may[v] >> i & 1:
+                prev |= auto.back(later, v)
+        out[i] = prev & fwd[i]
+    return out
+
+
+def _states(mask: int) -> list[int]:
+    """The states of a bit mask, in order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
 
 
 def encode_colour_line(clauses: list[list[int]], new_var: Callable[[], int],
                        blocks: Sequence[tuple[int, int]], n: int, may: Sequence[int],
                        cell_var: Callable[[int, int], int]) -> bool:
-    """Add the clauses of one colour line (read closed, over one more background cell);
+    """Add the clauses of one line (read closed, over one more background cell);
     ``cell_var(i, colour)`` is the literal "cell i has that colour" of an unknown cell,
-    ``new_var()`` a fresh variable. False when the line has no placement left."""
+    ``new_var()`` a fresh variable. False when the line has no placement left.
+
+    Black and white is a palette of one colour: with ``cell_var(i, 0) = -x`` and
+    ``cell_var(i, 1) = x`` for the cell's one variable these are the clauses of the
+    two-symbol automaton, a variable a cell and no exactly-one clauses."""
     auto = colour_automaton(blocks, closed=True)
     full = may[0] | (1 << n)  # the virtual background cell the closing reads
     may = [full] + [m for m in may[1:]]
@@ -116,67 +165,62 @@ def encode_colour_line(clauses: list[list[int]], new_var: Callable[[], int],
     if nodes is None:
         clauses.append([])
         return False
-    colours = range(len(may))
-
-    def options(i: int) -> list[int]:
-        return [v for v in colours if may[v] >> i & 1]
-
-    var: list[dict[int, int] | None] = [None if len(st) == 1 else {} for st in nodes]
-
-    def node(i: int, q: int) -> int | None:
-        """The variable of node (i, q); None for a layer of one node (a constant)."""
-        layer = var[i]
-        if layer is None:
-            return None
-        v = layer.get(q)
-        if v is None:
-            v = layer[q] = new_var()
-        return v
+    symbols = range(len(may))
+    states = [_states(mask) for mask in nodes]
+    enters, preds = auto.enters, auto.preds
+    # per state, where each symbol leads (None: nowhere)
+    delta = [[moves.get(v) for v in symbols] for moves in auto.delta]
+    # per layer, state -> variable, made on first use; None for a layer of one node
+    # (a constant: always the start and the end)
+    var: list[dict[int, int] | None] = [None if len(st) == 1 else {} for st in states]
 
     for i in range(length):
-        opts = options(i)
+        opts = [v for v in symbols if may[v] >> i & 1]
         known = len(opts) == 1
-        holds = {v: cell_var(i, v) for v in opts} if not known else {}
+        holds = {} if known else {v: cell_var(i, v) for v in opts}
         later = nodes[i + 1]
+        here, there = var[i], var[i + 1]
         # forward: a node goes on to where its cell's colour leads, and to some node
-        for q in sorted(nodes[i]):
-            src = node(i, q)
-            if src is None:
-                continue
-            onward: list[int] | None = []
-            for v in opts:
-                t = auto.delta[q].get(v)
-                if t is None or t not in later:
+        if here is not None:
+            for q in states[i]:
+                src = here[q]  # made while layer i was the later one (layer 0 is constant)
+                onward: list[int] | None = []
+                for v in opts:
+                    t = delta[q][v]
+                    if t is None or not later >> t & 1:
+                        if not known:
+                            clauses.append([-src, -holds[v]])
+                        continue
+                    if there is None:
+                        onward = None  # a constant successor: nothing to require
+                        continue
+                    dst = there.get(t)
+                    if dst is None:
+                        dst = there[t] = new_var()
+                    if onward is not None:
+                        onward.append(dst)
                     if not known:
-                        clauses.append([-src, -holds[v]])
-                    continue
-                dst = node(i + 1, t)
-                if dst is None:
-                    onward = None
-                    continue
+                        clauses.append([-src, -holds[v], dst])
                 if onward is not None:
-                    onward.append(dst)
-                if not known:
-                    clauses.append([-src, -holds[v], dst])
-            if onward is not None:
-                clauses.append([-src] + onward)
+                    clauses.append([-src] + onward)
         # backward: a node holds the colour that enters it and comes from some node
         reads: dict[int, list[int]] = {v: [] for v in opts}
-        for t in sorted(later):
-            v = auto.enters[t]
-            dst = node(i + 1, t)
-            if dst is None:
+        for t in states[i + 1]:
+            v = enters[t]
+            if there is None:
                 if not known:
                     clauses.append([holds[v]])
                 continue
+            dst = there.get(t)
+            if dst is None:
+                dst = there[t] = new_var()
             reads[v].append(dst)
             if not known:
                 clauses.append([-dst, holds[v]])
-            here = [node(i, q) for q in nodes[i] if auto.delta[q].get(v) == t]
-            if all(h is not None for h in here):
-                clauses.append([-dst] + [h for h in here if h is not None])
+            if here is not None:  # a node always has a source on a layer pruned both ways
+                clauses.append([-dst] + [here[q] for q in preds[t] if q in here])
         # support: a colour of the cell needs a node it enters
-        if not known and var[i + 1] is not None:
+        if not known and there is not None:
             for v in opts:
                 clauses.append([-holds[v]] + reads[v])
     return True
