@@ -107,13 +107,10 @@ def test_an_estimate_asked_for_is_an_exact_count_where_one_comes_first(tmp_path)
     assert res.complete and res.count == 40_320 and res.estimate is None
 
 
-def test_the_cli_prints_an_estimate_as_one(tmp_path, monkeypatch, capsys):
-    from satnono.analyze import count as counting
+def test_the_cli_prints_an_estimate_as_one(tmp_path, capsys):
     from satnono.cli import main
 
-    monkeypatch.setattr(counting, "EXACT_FIRST", 0)  # the estimate alone
-
-    def _cli(*args: str) -> subprocess.CompletedProcess:  # in this process, patched
+    def _cli(*args: str) -> subprocess.CompletedProcess:  # in this process
         try:
             status = main(["count", *args])
         except SystemExit as exc:  # a usage error
@@ -123,12 +120,12 @@ def test_the_cli_prints_an_estimate_as_one(tmp_path, monkeypatch, capsys):
 
     path = tmp_path / "perm8.json"
     path.write_text(json.dumps({"rows": [[1]] * 8, "columns": [[1]] * 8}))
-    out = _cli(str(path), "--approx")
+    out = _cli(str(path), "--approx", "--exact-first", "0")  # the estimate alone
     assert out.returncode == 0, out.stderr  # the estimate asked for is the result
     assert out.stdout.startswith("≈ ") and "with probability ≥ 0.8)" in out.stdout
     assert "an estimate by ApproxMC (epsilon 0.8, delta 0.2), not an exact count" in out.stderr
     rec = json.loads(_cli(str(path), "--method", "approx", "--json", "--epsilon", "0.5",
-                          "--delta", "0.1").stdout)
+                          "--delta", "0.1", "--exact-first", "0").stdout)
     assert (rec["exact"], rec["complete"], rec["ending"], rec["verdict"]) == (
         False, False, "estimate", None)
     assert rec["low"] <= 40_320 <= rec["high"] and rec["low"] <= rec["estimate"]
@@ -141,9 +138,15 @@ def test_the_cli_prints_an_estimate_as_one(tmp_path, monkeypatch, capsys):
                       (["--delta", "x"], "expected a number, got 'x'"),
                       (["--delta", "2"], "delta is a probability"),
                       (["--backend", "native"], "approx counts on its own"),
-                      (["--workers", "2"], "an estimate is made in one process")):
+                      (["--workers", "2"], "an estimate is made in one process"),
+                      (["--exact-first", "-1"], "must be a number of seconds from 0")):
         got = _cli(str(path), "--approx", *bad)
         assert got.returncode == 2 and says in got.stderr and "Traceback" not in got.stderr
+    got = _cli(str(path), "--exact-first", "1")  # an estimate's option, no estimate asked for
+    assert got.returncode == 2 and "--exact-first goes with --method approx" in got.stderr
+    # given time first, the exact count comes within it and is the answer (8! = 40,320)
+    exact = json.loads(_cli(str(path), "--approx", "--json", "--exact-first", "30").stdout)
+    assert exact["exact"] and exact["count"] == 40_320
 
 
 def test_an_unfinished_compiled_count_does_not_claim_a_bound():

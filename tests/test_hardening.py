@@ -96,7 +96,7 @@ def _records(text: str) -> list[dict]:
 
 
 @pytest.mark.full
-def test_every_command_writes_records_of_one_schema(tmp_path, monkeypatch, capsys):
+def test_every_command_writes_records_of_one_schema(tmp_path, capsys):
     jsonschema = pytest.importorskip("jsonschema")
     from satnono.io.records import COMMON, SCHEMA
 
@@ -118,10 +118,8 @@ def test_every_command_writes_records_of_one_schema(tmp_path, monkeypatch, capsy
         "count approx, exact": run("count", str(perm(tmp_path, 7)), "--json",
                                    "--approx").stdout,
     }
-    from satnono.analyze import count as counting
-
-    monkeypatch.setattr(counting, "EXACT_FIRST", 0)  # the estimate alone, in this process
-    assert main(["count", str(perm(tmp_path, 7)), "--json", "--approx"]) == 0
+    assert main(["count", str(perm(tmp_path, 7)), "--json", "--approx",
+                 "--exact-first", "0"]) == 0  # the estimate alone
     outputs["count estimate"] = capsys.readouterr().out
     out = tmp_path / "o.json"
     assert main(["solve", str(two), "-o", str(out)]) == 0

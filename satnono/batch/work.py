@@ -70,6 +70,8 @@ class Job:
     #: how ``count`` counts: auto, compiled, enumerate or ganak (a second method confirms
     #: the first)
     method: str = "auto"
+    #: with ``method`` approx: the seconds the exact methods get first (None: the default)
+    exact_first: float | None = None
 
 
 @dataclass(frozen=True)
@@ -278,6 +280,8 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
     if job.do == "count":
         from ..analyze.count import count
 
+        if job.exact_first is not None:
+            options["exact_first"] = job.exact_first
         res = count(puzzle, job.method, backend=job.backend, timeout=job.timeout, **options)
         if res.complete:
             return {"verdict": _verdict(res.count), "solutions": res.count, "count": res.count,

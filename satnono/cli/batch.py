@@ -13,7 +13,15 @@ from typing import Any
 from ..backends import BACKENDS, DEFAULT
 from ..errors import Interrupted, UsageError
 from ..model.verdict import CountMethod
-from .options import SubParsers, add_timeout, add_where, say, whole
+from .options import (
+    SubParsers,
+    add_exact_first,
+    add_timeout,
+    add_where,
+    exact_first,
+    say,
+    whole,
+)
 from .status import ExitStatus
 
 
@@ -24,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.do not in DOS:
         raise UsageError(f"unknown --do {args.do!r} (known: {', '.join(DOS)})")
-    job = Job(args.do, args.timeout or 60.0, args.backend, args.workers, args.method)
     if args.method != "auto" and args.do != "count":
         raise UsageError("--method goes with --do count")
+    job = Job(args.do, args.timeout or 60.0, args.backend, args.workers, args.method,
+              exact_first(args))
     found = collect(args.paths)
     tasks = found.tasks
     if not tasks and not found.unreadable:
@@ -150,6 +159,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "Ganak raced by the compiled counter; ApproxMC's estimate in the last "
                    "quarter of --timeout if the count is not done), compiled, enumerate, "
                    "ganak, approx (an estimate only)")
+    add_exact_first(p)
     p.add_argument("--workers", type=whole, default=1, metavar="N",
                    help="racing searches per puzzle (sat, cpsat; mind --jobs)")
     p.add_argument("--retry-timeouts", action="store_true",

@@ -14,12 +14,14 @@ from .options import (
     about,
     add_backend,
     add_cluster,
+    add_exact_first,
     add_input,
     add_json,
     add_timeout,
     add_workers,
     backend_options,
     cluster_engine,
+    exact_first,
     positive,
     say,
     whole,
@@ -54,6 +56,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="the same as --method approx")
     p.add_argument("--epsilon", type=positive, default=EPSILON, metavar="E",
                    help=f"an estimate's tolerance: within a factor 1 + E (default {EPSILON})")
+    add_exact_first(p)
     p.add_argument("--delta", type=positive, default=DELTA, metavar="D",
                    help=f"an estimate's bounds fail with probability at most D (default "
                    f"{DELTA})")
@@ -85,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
     workers = args.workers or 1
     splits = _splits(args, workers)
+    waits = exact_first(args)
     pairs, total = chosen(args)
     status: int = ExitStatus.OK
     engine = cluster_engine(args.cluster if splits else None)
@@ -98,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                     res = count(puzzle, args.method, backend=args.backend,
                                 timeout=args.timeout, threshold=args.threshold,
                                 workers=workers, parts=args.parts, epsilon=args.epsilon,
-                                delta=args.delta)
+                                delta=args.delta, exact_first=waits)
             status = worse(status, _report(args, idx, name, len(pairs), puzzle, res))
     finally:
         if engine is not None:

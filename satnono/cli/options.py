@@ -46,6 +46,39 @@ def positive(text: str) -> float:
     return v
 
 
+def some_seconds(text: str) -> float:
+    """A number of seconds from 0 (a share of the time given to one method first)."""
+    from ..runtime.deadline import LONGEST, too_long
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not v >= 0:
+        raise argparse.ArgumentTypeError("must be a number of seconds from 0")
+    if v > LONGEST:
+        raise argparse.ArgumentTypeError(too_long(v))
+    return v
+
+
+def add_exact_first(p: argparse.ArgumentParser) -> None:
+    """--exact-first, for count and batch: how long an estimate waits for the exact count."""
+    from ..analyze.count import EXACT_FIRST
+
+    p.add_argument("--exact-first", type=some_seconds, metavar="S",
+                   help="with --method approx: the seconds the exact methods get first, an "
+                   f"exact count that comes that soon being the answer (default "
+                   f"{EXACT_FIRST:g}; 0: the estimate at once)")
+
+
+def exact_first(args: argparse.Namespace) -> float | None:
+    """--exact-first's value, refused without --method approx."""
+    if args.exact_first is not None and args.method != "approx":
+        raise UsageError("--exact-first goes with --method approx (how long the estimate "
+                         "waits for an exact count)")
+    return args.exact_first
+
+
 def seconds(text: str) -> float:
     """A time limit: a positive number of seconds, at most the longest the system can
     wait for."""
