@@ -1,8 +1,8 @@
 """SAT backend: from the probed root, search briefly in compiled code, then encode the
 residual puzzle and enumerate with blocking clauses (the SAT side: :mod:`.solver`).
 
-In black and white the compiled search (:mod:`satnono.logic.compiled`: probing at every node,
-the tournament solvers' method) goes first with a budget of work: it settles most
+The compiled search (:mod:`satnono.logic.compiled`: probing at every node, the tournament
+solvers' method) goes first with a budget of work (the plan's: :mod:`satnono.plan`): it settles most
 tournament puzzles in milliseconds, where loading a CNF alone costs more. What it cannot
 settle within the budget goes to the SAT solver from the root it probed, with the solutions
 it found already ruled out; the two searches together beat either alone, since some
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ..encode.encoding import Encoding
     from ..logic.compiled import AnySearch
     from ..plan import Plan
+
 
 @dataclass
 class Found:
