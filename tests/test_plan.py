@@ -10,6 +10,7 @@ import pytest
 from satnono import solve
 from satnono.backends import BACKENDS, OPTIONS, backend, kissat
 from satnono.errors import UnknownOption, UsageError
+from satnono.logic import compiled
 from satnono.logic.board import Board
 from satnono.model.puzzle import Puzzle
 from satnono.model.verdict import Depth
@@ -74,12 +75,19 @@ def test_the_root_decides_the_budget_and_who_looks_first(monkeypatch):
 
 
 def test_a_tuning_given_to_solve_is_the_one_the_backend_reads():
-    """Budget 0 in the tuning sends a puzzle the compiled search would settle straight to
-    the CNF stage (a CNF is built and loaded); the default tuning settles it in the
-    search, with no CNF."""
+    """Budget 0 in the tuning sends a puzzle straight to the CNF stage: a CNF is built
+    and loaded."""
     p = Puzzle(((1,),) * 5, ((1,),) * 5)
     run = solve(p, "sat", limit=2, workers=1, tuning=Tuning(budget=0))
     assert len(list(run)) == 2 and run.stats.variables > 0 and "load" in run.stats.seconds
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled engine is not here (the "
+                    "Python logic alone sends every puzzle to the CNF stage)")
+def test_the_default_tuning_lets_the_compiled_search_settle_a_small_puzzle():
+    """The same puzzle with the default tuning is settled by the compiled search within
+    its budget, with no CNF: the budget of the test above is what made the difference."""
+    p = Puzzle(((1,),) * 5, ((1,),) * 5)
     run = solve(p, "sat", limit=2, workers=1)
     assert len(list(run)) == 2 and run.stats.nodes > 0 and run.stats.variables == 0
     assert "load" not in run.stats.seconds
