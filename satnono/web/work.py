@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import SearchTimeout, UnknownFormat, UsageError
 from ..io.formats import jsonfmt, read_bytes, write_puzzle
+from ..model.grid import COLUMN, ROW
 from ..model.puzzle import Puzzle
 
 
@@ -37,9 +38,9 @@ def described(p: Puzzle) -> dict[str, Any]:
             "title": p.title or "",
             "palette": [{"name": c.name, "char": c.char, "rgb": c.rgb}
                         for c in p.palette.colours],
-            "rows": [[[b.length, p.palette.index(b.colour)] for b in clue] for clue in p.rows],
-            "columns": [[[b.length, p.palette.index(b.colour)] for b in clue]
-                        for clue in p.columns],
+            # each block as [length, colour index], read from the puzzle's own pairs
+            "rows": [[list(b) for b in clue] for clue in p.indexed[ROW]],
+            "columns": [[list(b) for b in clue] for clue in p.indexed[COLUMN]],
             "goal": list(p.goal) if p.goal else None}
 
 
