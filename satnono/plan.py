@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .backends import OPTIONS, Backend
+from .backends import Backend
 from .backends.solver import DEFAULT_SOLVER
 from .errors import UsageError
 from .model.verdict import Depth, LineCode
 
 if TYPE_CHECKING:
     from .logic.board import Board
+
 
 @dataclass(frozen=True)
 class Tuning:
@@ -109,10 +110,9 @@ def plan_for(row: Backend, options: dict[str, object], *, observed: bool = False
     row.check_options(options)
     if not isinstance(tuning, Tuning):
         raise UsageError(f"tuning is a satnono.plan.Tuning, not {tuning!r}")
-    given = {name: value for name, value in options.items() if name in OPTIONS}
     return Plan(backend=row.name, depth=row.depth_with(options),
                 compiled=row.compiled and not observed, tuning=tuning,
-                **given)  # type: ignore[arg-type]  # checked by row.check_options
+                **options)  # type: ignore[arg-type]  # each checked by row.check_options
 
 
 def choices(board: Board) -> int:

@@ -36,11 +36,15 @@ def about(name: str) -> Iterator[None]:
         raise
 
 
-def positive(text: str) -> float:
+def _number(text: str) -> float:
     try:
-        v = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def positive(text: str) -> float:
+    v = _number(text)
     if not v > 0 or v == float("inf"):
         raise argparse.ArgumentTypeError("must be a number greater than 0")
     return v
@@ -50,10 +54,7 @@ def some_seconds(text: str) -> float:
     """A number of seconds from 0 (a share of the time given to one method first)."""
     from ..runtime.deadline import LONGEST, too_long
 
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    v = _number(text)
     if not v >= 0:
         raise argparse.ArgumentTypeError("must be a number of seconds from 0")
     if v > LONGEST:

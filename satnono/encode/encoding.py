@@ -41,6 +41,11 @@ class Encoding:
     def variables(self) -> int:
         return self.pool.top
 
+    def new_var(self) -> int:
+        """A fresh anonymous variable (an automaton's node: nothing reads it back)."""
+        self.pool.top += 1
+        return self.pool.top
+
     def size(self) -> str:
         """For messages: how big the CNF is (what a solver that ran out of memory held)."""
         return (f"the residual CNF has {self.variables:,} variables and "

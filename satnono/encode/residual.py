@@ -28,7 +28,7 @@ since nothing reads them back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..logic.board import Board
@@ -59,22 +59,30 @@ def encode_line(enc: Encoding, line: Hashable, clue: tuple[int, ...], n: int, fi
                 empty: int, cell_var: Callable[[int], int]) -> None:
     """Add the automaton clauses of one black-and-white line (``line`` names it in
     ``enc.aux_per_line``), ``cell_var(i)`` the variable of unknown cell i: the colour
-    encoder over a palette of one colour, each cell's one variable its "filled" literal
-    and its negation the background's (the same signature as
+    encoder over a palette of one colour (the same signature as
     :func:`.order.encode_line_order`)."""
+    full = (1 << n) - 1
+    _automaton_line(enc, line, [(b, 1) for b in clue], n, (full & ~filled, full & ~empty),
+                    _filled_literals(cell_var))
+
+
+def _automaton_line(enc: Encoding, line: Hashable, blocks: Sequence[tuple[int, int]], n: int,
+                    may: Sequence[int], literal: Callable[[int, int], int]) -> None:
+    """Add the automaton clauses of one line of any palette (:func:`.colour.
+    encode_colour_line`; ``literal(i, k)``: "cell i has colour k"), counting its nodes in
+    ``enc.aux_per_line``; a line with no placement left makes ``enc`` infeasible."""
     from .colour import encode_colour_line
 
-    def new_var() -> int:
-        enc.pool.top += 1
-        return enc.pool.top
-
-    full = (1 << n) - 1
     before = enc.pool.top
-    if not encode_colour_line(enc.clauses, new_var, [(b, 1) for b in clue], n,
-                              (full & ~filled, full & ~empty),
-                              lambda i, k: cell_var(i) if k else -cell_var(i)):
+    if not encode_colour_line(enc.clauses, enc.new_var, blocks, n, may, literal):
         enc.infeasible = True
     enc.aux_per_line[line] = enc.pool.top - before
+
+
+def _filled_literals(cell_var: Callable[[int], int]) -> Callable[[int, int], int]:
+    """Black and white's literal "cell i has colour k": the cell's one variable, negated
+    for the background."""
+    return lambda i, k: cell_var(i) if k else -cell_var(i)
 
 
 def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
@@ -84,17 +92,12 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
     says. A board that logic leaves mostly open can take minutes and more memory than
     there is (a 400×400 one, 88M clauses), so the deadline and the room left are checked
     as the clauses grow."""
-    from .colour import cell_clauses, encode_colour_line
+    from .colour import cell_clauses
 
     black_and_white = board.colours == 1
     enc = Encoding(board, code=code if black_and_white else LineCode.AUTOMATON)
-    encode_one = encode_line_order if code is LineCode.ORDER else encode_line
+    by_order = black_and_white and code is LineCode.ORDER
     check_at = CHECK_EVERY
-
-    def new_var() -> int:
-        enc.pool.top += 1
-        return enc.pool.top
-
     if not black_and_white:  # a literal per colour a cell may take, exactly one true
         for r, c in board.unknown_cells():
             options = [k for k in range(board.colours + 1) if board.may[ROW][k][r] >> c & 1]
@@ -108,17 +111,14 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
         if not open_cells:
             continue
         n = board.length(line)
-        if black_and_white:
+        if by_order:
             full = (1 << n) - 1
-            encode_one(enc, line, puzzle.lengths[line.axis][line.index], n, full & ~may[0],
-                       full & ~may[1], _cell_vars(enc, line))
+            encode_line_order(enc, line, puzzle.lengths[line.axis][line.index], n,
+                              full & ~may[0], full & ~may[1], _cell_vars(enc, line))
         else:
-            before = enc.pool.top
-            if not encode_colour_line(enc.clauses, new_var,
-                                      puzzle.indexed[line.axis][line.index], n, may,
-                                      _literals(enc, line)):
-                enc.infeasible = True
-            enc.aux_per_line[line] = enc.pool.top - before
+            literal = _filled_literals(_cell_vars(enc, line)) if black_and_white else \
+                _literals(enc, line)
+            _automaton_line(enc, line, puzzle.indexed[line.axis][line.index], n, may, literal)
         if enc.infeasible:
             return enc
         deadline.check()  # a line of a large board costs milliseconds, the clock nothing
