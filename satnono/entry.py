@@ -34,9 +34,10 @@ def main() -> int:
     if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
         signal.signal(signal.SIGTERM, _interrupt)
     from .cli import main as cli_main
-    from .runtime import memory
+    from .runtime import crash, memory
 
     memory.ENDS_WITH_COMMAND = True  # what is slow to free is left to the end (_ended)
+    crash.ARMED = True  # a crash of the engine is reported in one line
 
     status = cli_main(restore_interrupt=not ignored, own_process=True)
     if not ignored:

@@ -21,7 +21,7 @@ consumers that want the CNF itself (``count``, ``check``, ``satnono encode``) ge
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ from .errors import SearchTimeout, UsageError, WrongSolution
 from .logic.board import Board
 from .logic.context import Context, Stats
 from .logic.events import Found, Observer
-from .model.puzzle import Puzzle, is_solution, validate
+from .model.puzzle import Puzzle, Verifier, is_solution, validate
 from .model.solution import Solution
 from .model.verdict import Depth, Ending, LineCode, Verdict
 from .plan import TUNING, Plan, Tuning, plan_for
@@ -65,6 +65,7 @@ class Run(Iterator[Solution]):
         self.ending: Ending | None = None
         self._solutions = solutions
         self._ctx = ctx
+        self._verify = Verifier(puzzle)
         #: when the time limit started (before the backend loaded its solver library)
         self._started = time.monotonic() if started is None else started
         self.stopped_count: float | None = None
@@ -119,7 +120,7 @@ class Run(Iterator[Solution]):
             self._end(None)
             raise
         try:
-            check(self.puzzle, sol, self.backend)
+            check(self.puzzle, sol, self.backend, self._verify)
         except WrongSolution:
             self._end(None)
             raise
@@ -146,10 +147,13 @@ class Run(Iterator[Solution]):
         self.close()
 
 
-def check(puzzle: Puzzle, sol: Solution, source: str) -> Solution:
+def check(puzzle: Puzzle, sol: Solution, source: str,
+          verify: Callable[[Solution], bool] | None = None) -> Solution:
     """``sol`` if it has exactly the puzzle's clues, else :class:`WrongSolution` (a bug):
-    the check every solution passes before it leaves the library."""
-    if not is_solution(puzzle, sol):
+    the check every solution passes before it leaves the library. A stream of solutions
+    passes its own ``verify`` (a :class:`~satnono.model.puzzle.Verifier` of the puzzle),
+    which checks each one where it differs from the last."""
+    if not (verify(sol) if verify is not None else is_solution(puzzle, sol)):
         raise WrongSolution(f"the {source} backend returned a grid that breaks the clues: "
                             "a bug in satnono, please report it with the puzzle")
     return sol

@@ -1,7 +1,7 @@
-"""The engine's colour logic — its general search — against brute force: its line solver,
-its root (line logic and probing) against the Python logic's, its search's solution sets,
-budgets and stack; and black and white on it (a palette of one colour) against the fast
-path, :class:`~satnono.logic.compiled.Search`."""
+"""The engine in colour against brute force: its line solver, its root (line logic and
+probing) against the Python logic's, its search's solution sets, budgets and levels; and
+black and white on the colour representation (a palette of one colour, ``general``)
+against its fast path."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono import solve
-from satnono.logic.compiled import ColourSearch, colour_board_of, colour_grid_of, search_for
+from satnono.logic.compiled import Search, search_for
 from satnono.logic.context import Context
 from satnono.logic.line import narrow_colour
 from satnono.logic.presolve import presolve
@@ -41,12 +41,11 @@ def _kernel_line(blocks, n: int, may: tuple[int, ...], wide: bool = False
     """The engine's colour line solver on one row of n cells: per colour, the cells that
     may take it (as ``narrow_colour`` answers), or None for a contradiction. ``wide``: on
     several words a colour whatever the length (the solver of lines past 63 cells)."""
-    from satnono.engine.colour import ColourEngine
+    from satnono.engine.search import Engine
 
     colours = len(may) - 1
-    e = ColourEngine(1, n, colours, [b for b, _ in blocks] or [0],
-                     [c for _, c in blocks] or [1], [0] * (n + 1),
-                     [len(blocks)] + [0] * n, 1)
+    e = Engine(1, n, colours, [b for b, _ in blocks] or [0], [c for _, c in blocks] or [1],
+               [0] * (n + 1), [len(blocks)] + [0] * n, general=True)
     grid = [sum(1 << k for k in range(colours + 1) if may[k] >> p & 1) for p in range(n)]
     out = e.narrow(grid, 0, wide)
     if out is None:
@@ -96,7 +95,7 @@ def test_the_colour_line_solver_agrees_with_the_python_one_on_long_lines(n):
 
 def _solutions(puzzle: Puzzle, limit: int | None = None, budget: int | None = None
                ) -> tuple[list[tuple[str, ...]], bool]:
-    s = ColourSearch(puzzle)
+    s = Search(puzzle)
     chars = puzzle.palette.chars
     got = [tuple(sol.strings(chars=chars)) for sol in s.solutions(limit, budget)]
     return got, s.done
@@ -124,7 +123,7 @@ def test_black_and_white_on_the_general_search_is_the_fast_paths(w, h, density, 
     after line logic and probing, and every solution, which are brute force's."""
     p = puzzle_from_picture(random_picture(random.Random(seed), w, h, density))
     fast, general = search_for(p), search_for(p, general=True)
-    assert isinstance(general, ColourSearch) and not isinstance(fast, ColourSearch)
+    assert fast.engine.bw and not general.engine.bw
     fast.root_only()
     general.root_only()
     assert general.root() == fast.root()
@@ -159,7 +158,7 @@ def test_clues_nothing_fits_have_no_solution_and_no_root():
         got, done = _solutions(p)
         assert set(got) == truth and done
         if not truth:
-            s = ColourSearch(p)
+            s = Search(p)
             s.root_only()
             seen += s.root() is None or not list(s.solutions(None))
     assert seen > 5  # the case was met
@@ -175,13 +174,12 @@ def test_the_root_is_the_python_logics_board(seed):
     grid = random_colour_grid(rng, w, h, colours, rng.choice([0.3, 0.5, 0.7]))
     p = puzzle_from_colours(grid, wide_palette(colours) if colours > 3 else palette(colours))
     want = presolve(Context(p), compiled=False)
-    s = ColourSearch(p)
+    s = Search(p)
     s.lines_only()
     s.root_only()
     got = s.root()
     assert want.board is not None and got is not None
     assert got.may == want.board.may
-    assert colour_board_of(colour_grid_of(got), w, h, colours) == got  # the round trip
 
 
 def test_the_search_resumes_after_its_budget_and_loses_nothing():
@@ -190,7 +188,7 @@ def test_the_search_resumes_after_its_budget_and_loses_nothing():
     # the native backend's enumeration (held to brute force in test_colour)
     truth = [tuple(sol.strings(chars=p.palette.chars)) for sol in solve(p, "native")]
     assert len(truth) > 10  # the case is one of many solutions
-    s = ColourSearch(p)
+    s = Search(p)
     got: list[tuple[str, ...]] = []
     budget = 0
     while not s.done:
@@ -207,7 +205,7 @@ def test_a_deep_search_grows_its_stack():
     from .test_counter import colour_switches
 
     p = colour_switches(70)
-    s = ColourSearch(p)
+    s = Search(p)
     sols = list(s.solutions(3))
     assert len(set(sols)) == 3 and all(is_solution(p, sol) for sol in sols)
     assert s.levels() > 64
@@ -221,7 +219,7 @@ def test_the_sat_backend_gives_the_same_colour_solutions_whatever_the_search_bud
                mismatched(random.Random(3), 4, 4, 2)]
     puzzles += [puzzle_from_colours(random_colour_grid(rng, 7, 6, c, 0.35), palette(c))
                 for c in (2, 3, 2, 3)]
-    search_budgets_agree(puzzles, ColourSearch, "native")
+    search_budgets_agree(puzzles, Search, "native")
 
 
 def test_the_colour_search_keeps_the_time_limit_inside_a_slice():
@@ -234,7 +232,7 @@ def test_the_colour_search_keeps_the_time_limit_inside_a_slice():
     from satnono.runtime.deadline import Deadline
 
     grid = random_colour_grid(random.Random(9), 700, 700, 3, 0.7)
-    search = ColourSearch(puzzle_from_colours(grid, palette(3)))
+    search = Search(puzzle_from_colours(grid, palette(3)))
     search.slice_ = 1 << 62  # one call: only the engine can keep the limit
     started = time.monotonic()
     with pytest.raises(SearchTimeout):
@@ -253,11 +251,11 @@ def test_line_logic_in_slices_is_that_of_one_go_in_colour():
         w, h = rng.randint(4, 70), rng.randint(4, 70)
         colours = rng.choice([2, 3])
         p = puzzle_from_colours(random_colour_grid(rng, w, h, colours, 0.6), palette(colours))
-        whole = ColourSearch(p)
+        whole = Search(p)
         whole.slice_ = 1 << 62
         whole.lines_only()
         for work in (0, 1, 500):
-            sliced = ColourSearch(p)
+            sliced = Search(p)
             sliced.slice_ = work
             sliced.lines_only()
             assert sliced.root() == whole.root()
@@ -271,7 +269,7 @@ def test_ctrl_c_inside_one_long_call_of_the_colour_engine_is_raised_there():
     from .conftest import ctrl_c_after
 
     grid = random_colour_grid(random.Random(9), 700, 700, 3, 0.7)
-    search = ColourSearch(puzzle_from_colours(grid, palette(3)))
+    search = Search(puzzle_from_colours(grid, palette(3)))
     search.slice_ = 1 << 62
     started = time.monotonic()
     with ctrl_c_after(0.05), pytest.raises(KeyboardInterrupt):

@@ -62,11 +62,12 @@ def test_block_extents_are_the_leftmost_and_rightmost_placements(n, seed):
     fixed = solve_line(clue, n, picture & known, ~picture & known & ((1 << n) - 1))
     assert fixed is not None
     filled, empty = fixed.filled, fixed.empty  # a fixpoint, as the counter's lines are
-    g = bytes(2 if filled >> i & 1 else 1 if empty >> i & 1 else 3 for i in range(n))
     k = len(clue)
     assume(k > 0)
-    e = Engine(1, n, list(clue), [0] + [k] * n, [k] + [0] * n, 1, 0)  # the row, n columns
-    e.set_root(g)
+    # the row, n columns of no clue; the row's cells: may be empty, may be filled
+    e = Engine(1, n, 1, list(clue), [1] * k, [0] + [k] * n, [k] + [0] * n)
+    full = (1 << n) - 1
+    e.set_root([[full & ~filled], [full & ~empty]])
     lo, hi = extents(e, 0)
     starts = placements(clue, n, filled, empty)
     assert lo == [min(s[j] for s in starts) for j in range(k)]
@@ -155,11 +156,12 @@ def test_colour_block_extents_are_the_leftmost_and_rightmost_placements(n, colou
     p = puzzle_from_colours(grid, Palette(RGB_PALETTE.colours[:colours + 1]))
     blocks = tuple((b.length, p.palette.index(b.colour)) for b in p.rows[0])
     assume(blocks)
-    e = fresh_engine(p, levels=1)
+    e = fresh_engine(p)
     # each cell may take its own colour and, at random, others: consistent, not a fixpoint
     allowed = [(1 << k) | sum(1 << o for o in range(colours + 1) if rng.random() < 0.4)
                for k in grid[0]]
-    e.set_root(allowed)
+    e.set_root([[sum(1 << c for c, m in enumerate(allowed) if m >> v & 1)]
+                for v in range(colours + 1)])
     lo, hi = extents(e, 0)
     starts = [block_starts(line) for line in colour_placements(blocks, n)
               if all(allowed[c] >> k & 1 for c, k in enumerate(line))]

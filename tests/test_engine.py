@@ -86,31 +86,19 @@ def _pictures(seed: int, count: int, sides: tuple[int, ...]):
                                                  rng.uniform(0.3, 0.7)))
 
 
-colour_built = pytest.mark.skipif(engine.part("colour") is None,
-                                  reason="the engine was not built here")
+built = pytest.mark.skipif(engine.part("search") is None,
+                           reason="the engine was not built here")
 
 
-@colour_built
-def test_the_black_and_white_search_and_the_colour_one_agree_on_black_and_white():
-    """The black-and-white engine is the colour engine's fast path for a palette of one
-    colour: on black-and-white pictures (read as a colour puzzle of one block colour) the
-    colour search gives the same solution set."""
-    from satnono.engine.colour import ColourEngine
-
-    from satnono.logic.compiled import Search, colour_solution_of
+@built
+def test_the_black_and_white_fast_path_and_the_colour_representation_agree():
+    """Black and white runs on the engine's fast path (a cell a byte, a line two machine
+    words); read as a palette of one colour on the colour representation (64-bit cells,
+    the colour line solver) the search gives the same solution set and the same work."""
+    from satnono.logic.compiled import search_for
 
     for p in _pictures(21, examples(40), (3, 5, 8, 12)):
-        want = set(Search(p).solutions(None))
-        lines = [tuple(b.length for b in c) for c in p.rows + p.columns]
-        counts = [len(c) for c in lines]
-        starts = [sum(counts[:i]) for i in range(len(lines))]
-        flat = [x for c in lines for x in c] or [0]
-        e = ColourEngine(p.height, p.width, 1, flat, [1] * len(flat), starts, counts, 4)
-        got = set()
-        while True:
-            status = e.search(10**12)
-            if status == 1:
-                got.add(colour_solution_of(e.solution_grid, p.width, 1))
-            elif status == 2:
-                break
-        assert got == want
+        fast, general = search_for(p), search_for(p, general=True)
+        assert fast.engine.bw and not general.engine.bw
+        assert set(fast.solutions(None)) == set(general.solutions(None))
+        assert fast.engine.nodes == general.engine.nodes

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 #: a Python process in which the engine's modules fail to import, as where it was not built
 NO_ENGINE = ("import sys; sys.modules.update(dict.fromkeys(['satnono.engine.line', "
-             "'satnono.engine.search', 'satnono.engine.colour', 'satnono.engine.counter'])); ")
+             "'satnono.engine.colour_line', 'satnono.engine.search', "
+             "'satnono.engine.counter'])); ")
 
 
 def _run(code: str, *args: str, env: dict | None = None, cwd: Path = ROOT

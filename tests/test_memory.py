@@ -36,12 +36,16 @@ def test_the_memory_left_is_read():
 
 
 def test_encoding_stops_when_the_solver_could_not_hold_what_it_made(monkeypatch):
+    from satnono.model.verdict import Depth
+
+    puzzle = open_puzzle()
+    root = residual(puzzle).presolved.board  # presolved with room enough
     monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
     monkeypatch.setattr(memory, "available", lambda: 50 * memory.BYTES_PER_CLAUSE)
     with pytest.raises(OutOfMemory, match=r"out of memory encoding the puzzle: a SAT "
                        r"solver's copy of \d+ clauses of the residual CNF needs about "
                        r"0\.00 GB, more than the 0\.00 GB this process can still take"):
-        residual(open_puzzle())
+        residual(puzzle, board=root, depth=Depth.OPEN)
     # with room enough the same CNF comes out whole
     monkeypatch.setattr(memory, "available", lambda: 2**40)
     enc = residual(open_puzzle()).encoding
@@ -65,14 +69,32 @@ def test_encoding_keeps_the_deadline(monkeypatch):
 
 
 def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsys):
+    from satnono.logic.compiled import DISABLE
+
     monkeypatch.setattr(memory, "available", lambda: 1024)
+    monkeypatch.setenv(DISABLE, "1")  # the engine would be refused first (the next test)
     out = tmp_path / "out.sol"
-    # --budget 0: the compiled search would settle it first
-    assert main(["solve", str(PUZZLES / "two.dat"), "--budget", "0", "-o", str(out)]) == 6
+    assert main(["solve", str(PUZZLES / "two.dat"), "-o", str(out)]) == 6
     err = capsys.readouterr().err
     assert err.startswith(f"satnono: {PUZZLES / 'two.dat'}: out of memory loading the SAT "
                           "solver: ")
     assert "Traceback" not in err and not out.exists()
+
+
+def test_an_engine_the_memory_left_cannot_hold_is_refused_before_it_is_made(
+        monkeypatch, tmp_path, capsys):
+    from satnono.logic import compiled
+
+    if not compiled.available():
+        pytest.skip("the compiled engine is not built here")
+    monkeypatch.setattr(memory, "available", lambda: 1024)
+    out = tmp_path / "out.sol"
+    assert main(["solve", str(PUZZLES / "two.dat"), "-o", str(out)]) == 6
+    err = capsys.readouterr().err
+    assert err == (f"satnono: {PUZZLES / 'two.dat'}: out of memory: the engine for a 2x2 "
+                   "puzzle needs about 0.00 GB for its grid and lines, more than the 0.00 GB "
+                   "this process can still take\n")
+    assert not out.exists()
 
 
 def test_a_memory_error_here_is_one_line_and_exit_6(monkeypatch, capsys):

@@ -17,7 +17,7 @@ from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
 from ..logic.compiled import DISABLE
 from ..logic.context import Stats
-from ..model.puzzle import Puzzle
+from ..model.puzzle import Puzzle, Verifier
 from ..model.verdict import CountMethod, LineCode
 from ..pipeline import check, residual
 from ..runtime.child import race, stream
@@ -161,9 +161,10 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     assert enc is not None
     limit = None if method is CountMethod.ENUMERATE else threshold + 1
     found = 0
+    verify = Verifier(puzzle)
     try:
         for true in models(enc, DEFAULT_SOLVER, limit, clock.deadline):
-            check(puzzle, decode_solution(enc, true), CNF_BACKEND)
+            check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             found += 1
     except SearchTimeout:
         return clock.result(found, False, "enumerate (sat)", res=res)
@@ -254,9 +255,10 @@ def _listed(puzzle: Puzzle, enc: Encoding) -> Iterator[Listed]:
 
     cells = sorted(enc.cells.values())
     n = 0
+    verify = Verifier(puzzle)
     with new_solver(DEFAULT_SOLVER, enc.clauses) as s:
         for true in each_model(s, cells, None, False):
-            check(puzzle, decode_solution(enc, true), CNF_BACKEND)
+            check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             n += 1
             if n > LISTED_AT_MOST:  # out of the race, without a word
                 os._exit(0)

@@ -218,7 +218,7 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
             ("solver", "probing", "workers", "search", "budget"), compiled=True,
-            libraries=("pysat.solvers", "satnono.engine.search", "satnono.engine.colour"),
+            libraries=("pysat.solvers", "satnono.engine.search"),
             check="satnono.backends.solver:check_limit", nodes=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",
             "propagation, then OR-Tools CP-SAT with one automaton per line", ("workers",),

@@ -35,7 +35,6 @@ from .solver import Setting, loaded_race, models, searches, steered
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
-    from ..logic.compiled import AnySearch
     from ..plan import Plan
 
 
@@ -82,18 +81,18 @@ def solutions(start: Presolved, *, ctx: Context, deadline: Deadline, limit: int 
 def _encoded(ctx: Context, start: Presolved, deadline: Deadline, plan: Plan
              ) -> Encoding | None:
     """The residual CNF in the plan's line code, with what probing the root implies as
-    binary clauses where the black-and-white engine probed it (add_implications says
-    why); None where nothing is left to encode."""
+    binary clauses where the engine probed it (add_implications says why); None where
+    nothing is left to encode."""
     enc = residual(ctx, start, deadline, plan.tuning.code).encoding
     dfs = start.search
-    if enc is not None and isinstance(dfs, Search) and start.board is not None:
+    if enc is not None and dfs is not None and start.board is not None:
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
     return enc
 
 
-def _cnf_stage(enc: Encoding, racers: list[Racer], dfs: AnySearch | None, ctx: Context,
+def _cnf_stage(enc: Encoding, racers: list[Racer], dfs: Search | None, ctx: Context,
                plan: Plan, setting: Setting | None, limit: int | None, deadline: Deadline,
                found: Found) -> Iterator[Solution]:
     """The CNF's models less the solutions ``found`` already: Kissat's first (and a 2×2
@@ -175,7 +174,7 @@ def portfolio(cores: int, by_kissat: bool, searching: bool) -> list[Racer]:
     return racers[:max(cores, 1)]
 
 
-def _raced(racers: list[Racer], enc: Encoding, dfs: AnySearch | None, ctx: Context,
+def _raced(racers: list[Racer], enc: Encoding, dfs: Search | None, ctx: Context,
            solver: str, left: int | None, given: list[Solution], deadline: Deadline
            ) -> Iterator[Solution]:
     """Race ``racers`` (each in a child); the first to find a solution goes on alone, up
@@ -210,7 +209,7 @@ def _tagged(index: int, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]
         yield index, item
 
 
-def _searching(dfs: AnySearch, left: int | None, given: set[Solution], deadline: Deadline
+def _searching(dfs: Search, left: int | None, given: set[Solution], deadline: Deadline
                ) -> Iterator[Solution]:
     """A racer: the compiled search on from where its budget stopped it, with no budget."""
     found = 0
@@ -335,7 +334,7 @@ def _blocking(enc: Encoding, sol: Solution) -> list[int]:
     return [-lit for lit in _phases(enc, sol)]
 
 
-def _searched(dfs: AnySearch, ctx: Context, limit: int | None, plan: Plan,
+def _searched(dfs: Search, ctx: Context, limit: int | None, plan: Plan,
               deadline: Deadline, found: Found) -> Iterator[Solution]:
     """The compiled search from the root it probed, for up to the plan's budget, yielding
     what it finds but the solutions ``found`` already and adding them there;

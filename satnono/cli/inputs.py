@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from ..errors import UnknownFormat, UsageError
 from ..model.puzzle import Puzzle
+from ..runtime import crash
 from .options import say
 
 T = TypeVar("T")
@@ -58,16 +59,18 @@ def within_the_limit(args: argparse.Namespace, read: Callable[[], T]) -> T:
 def load_one(args: argparse.Namespace) -> Puzzle:
     """The one puzzle the command works on (``--index`` picks it from a file of several),
     read within the time limit (:func:`within_the_limit`)."""
-    from ..io.formats import load
+    from ..io.formats import load, shown
 
+    crash.working_on(shown(args.puzzle))
     return within_the_limit(args, lambda: load(args.puzzle, args.index, args.fmt))
 
 
 def chosen(args: argparse.Namespace) -> tuple[list[tuple[int, Puzzle]], int]:
     """The (index, puzzle) pairs the command works on, and how many the file holds, read
     within the time limit (:func:`within_the_limit`)."""
-    from ..io.formats import read_file
+    from ..io.formats import read_file, shown
 
+    crash.working_on(shown(args.puzzle))
     puzzles = within_the_limit(args, lambda: read_file(args.puzzle, args.fmt))
     pairs = list(enumerate(puzzles, 1))
     if args.index is not None:

@@ -186,33 +186,38 @@ def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE,
 
 def add_implications(enc: Encoding, pairs: Iterable[tuple[int, int]]) -> int:
     """Add probing's implications (:meth:`satnono.logic.compiled.Search.implications` of
-    ``enc.board``: pairs "literal a implies literal b", a literal 2 × cell + filled) to a
-    black-and-white CNF as binary clauses (a unit where a contradicts), each once; returns
-    how many were added. Every one holds in every solution, and unit propagation over the
-    lines' clauses would find it too, but only through a chain of lines: as one clause it
-    is a step, and CDCL's learnt clauses come out shorter (nonosolve's "probe clauses").
-    On Gettys, 99×59, Kissat's first solution comes in 5.4–6.5 s instead of 5.5–8.6 s over
-    the eight orientations (benchmarks/results/NOTES.md)."""
-    width = enc.board.width
-    var = [0] * (enc.board.width * enc.board.height)
-    for (r, c), v in enc.cells.items():
-        var[r * width + c] = v
+    ``enc.board``: pairs "a implies not b", a literal ``cell × (colours + 1) + value`` the
+    cell taking that value, b = -1 where a contradicts) to the CNF as binary clauses (a
+    unit where a contradicts), each once, in either palette; returns how many were added.
+    Every one holds in every solution, and unit propagation over the lines' clauses would
+    find it too, but only through a chain of lines: as one clause it is a step, and CDCL's
+    learnt clauses come out shorter (nonosolve's "probe clauses"). On Gettys, 99×59,
+    Kissat's first solution comes in 5.4–6.5 s instead of 5.5–8.6 s over the eight
+    orientations (benchmarks/results/NOTES.md)."""
+    board = enc.board
+    width, values = board.width, board.colours + 1
+    lit: dict[int, int] = {}  # literal -> the CNF's literal "the cell takes that value"
+    if board.colours == 1:
+        for (r, c), v in enc.cells.items():
+            lit[2 * (r * width + c)] = -v
+            lit[2 * (r * width + c) + 1] = v
+    else:
+        for (r, c, colour), v in enc.cells.items():
+            lit[(r * width + c) * values + colour] = v
     units: set[int] = set()
     binary: set[tuple[int, int]] = set()
     for a, b in pairs:
-        va = var[a >> 1]
-        if va == 0:
+        la = lit.get(a)
+        if la is None:
             continue
-        not_a = -va if a & 1 else va  # the clause's first literal: "not a"
         if b < 0:
-            units.add(not_a)
+            units.add(-la)
             continue
-        vb = var[b >> 1]
-        if vb == 0:
+        lb = lit.get(b)
+        if lb is None:
             continue
-        lit_b = vb if b & 1 else -vb
-        # "a implies b" and "not b implies not a" are one clause: each once
-        binary.add((min(not_a, lit_b), max(not_a, lit_b)))
+        # "a implies not b" and "b implies not a" are one clause: each once
+        binary.add((min(-la, -lb), max(-la, -lb)))
     enc.clauses.extend([u] for u in sorted(units))
     enc.clauses.extend([x, y] for x, y in sorted(binary))
     return len(units) + len(binary)

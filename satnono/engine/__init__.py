@@ -3,13 +3,13 @@ compiles to C; nothing is compiled at run time): the parts of the search that ru
 of times. Where no C compiler was there at install, the modules are missing and satnono
 runs on its Python logic.
 
-* :mod:`.colour`: the general search, any palette (black and white a palette of one
-  colour): propagation, probing, the depth-first search; :mod:`.colour_line` its line
-  solver.
-* :mod:`.search` and :mod:`.line`: the fast path for black and white, chosen once per
-  puzzle: the same method on two bits a cell, and its line solver, one machine word a line
-  up to 63 cells, several past that.
-* :mod:`.counter`: exact counting in independent parts, one code over both.
+* :mod:`.search`: the search, any palette (black and white a palette of one colour):
+  propagation, probing to a fixpoint with its memory, a depth-first search with restarts,
+  what probing implies; each method compiled for black and white's one-byte cell and
+  colour's 64-bit one.
+* :mod:`.line` and :mod:`.colour_line`: the line solvers of those cells, black and white
+  on two machine words a line (several past 63 cells), colour on a word a colour.
+* :mod:`.counter`: exact counting in independent parts, over the same engine.
 * ``clock.pxd``, ``memory.pxd``, ``words.pxd``: the time limit and signals, memory, and
   operations on machine words, shared by all of them.
 """

@@ -20,5 +20,5 @@ cdef struct ColourLine:
 cdef int colour_line_start(ColourLine* s, int colours, int kmax, int longest,
                            const int64_t* sizes, const int64_t* cols) except -1
 cdef void colour_line_free(ColourLine* s) noexcept nogil
-cdef int narrow_colour_line(ColourLine* s, const int64_t* g, int base, int step, int n,
-                            int64_t s0, int k, bint wide) noexcept nogil
+cdef int narrow_colour_line(ColourLine* s, const uint64_t* line, int n, int64_t s0, int k,
+                            bint wide) noexcept nogil

@@ -13,8 +13,8 @@ from libc.stdlib cimport free
 
 from .memory cimport _alloc
 
-from .words cimport (_low, _reverse, _reverse_w, _runs, _shl, _shr, _smear, _smear_w,
-                     _windows, _windows_w)
+from .words cimport (_low, _lowest, _reverse, _reverse_w, _runs, _shl, _shr, _smear,
+                     _smear_w, _windows, _windows_w)
 
 cdef uint64_t ONE = 1
 
@@ -44,15 +44,15 @@ cdef void colour_line_free(ColourLine* s) noexcept nogil:
     free(s.out)
 
 
-cdef int narrow_colour_line(ColourLine* s, const int64_t* g, int base, int step, int n,
-                            int64_t s0, int k, bint wide) noexcept nogil:
-    """Narrow the line of ``n`` cells of ``g`` from ``base`` by ``step``, its ``k`` blocks
+cdef int narrow_colour_line(ColourLine* s, const uint64_t* line, int n, int64_t s0, int k,
+                            bint wide) noexcept nogil:
+    """Narrow the line of ``n`` cells (their colour sets in ``line``), its ``k`` blocks
     from ``s0``, into ``s.out``: the line's length, or -1 when no placement of its blocks
     fits what its cells may take. ``wide``: on several words a colour whatever the length
     (the solver of lines past 63 cells)."""
     if n <= 63 and not wide:
-        return _line64(s, g, base, step, n, s0, k)
-    return _line_wide(s, g, base, step, n, s0, k)
+        return _line64(s, line, n, s0, k)
+    return _line_wide(s, line, n, s0, k)
 
 
 cdef bint _forward64(ColourLine* s, int64_t s0, int k, int step, int n, const uint64_t* may,
@@ -84,8 +84,7 @@ cdef bint _forward64(ColourLine* s, int64_t s0, int k, int step, int n, const ui
             ready = ((blockers - (seeds & can_empty)) ^ blockers) | seeds
     return ((free_[k] >> n) & ONE) != 0
 
-cdef int _line64(ColourLine* s, const int64_t* g, int base, int step, int n, int64_t s0,
-                 int k) noexcept nogil:
+cdef int _line64(ColourLine* s, const uint64_t* line, int n, int64_t s0, int k) noexcept nogil:
     """The colour line solver on machine words for a line of up to 63 cells: its
     answer by cell in ``out``; the line's length, or -1."""
     cdef int colours = s.colours, c, p, j, b, k2 = s.kmax + 2
@@ -96,15 +95,17 @@ cdef int _line64(ColourLine* s, const int64_t* g, int base, int step, int n, int
     cdef uint64_t* w1 = s.line_words + k2
     cdef uint64_t* w2 = s.line_words + 2 * k2
     cdef uint64_t* w3 = s.line_words + 3 * k2
-    cdef uint64_t m, w, background, full
+    cdef uint64_t m, w, background, full, bits
     cdef int64_t v
     for c in range(colours + 1):
-        m = 0
-        for p in range(n):
-            if (g[base + p * step] >> c) & 1:
-                m |= ONE << p
-        may[c] = m
-        rev[c] = _reverse(m, n)
+        may[c] = 0
+    for p in range(n):  # each cell's colours into the colours' words
+        bits = line[p]
+        while bits:
+            may[_lowest(bits)] |= ONE << p
+            bits &= bits - ONE
+    for c in range(colours + 1):
+        rev[c] = _reverse(may[c], n)
     if not _forward64(s, s0, k, 1, n, may, w0, w1):
         return -1
     if not _forward64(s, s0, k, -1, n, rev, w2, w3):
@@ -180,7 +181,7 @@ cdef bint _forward_w(ColourLine* s, int64_t s0, int k, int step, int n, int nw,
                 ready[i] |= win[i]
     return ((free_[k * stride + (n >> 6)] >> (n & 63)) & ONE) != 0
 
-cdef int _line_wide(ColourLine* s, const int64_t* g, int base, int step, int n, int64_t s0,
+cdef int _line_wide(ColourLine* s, const uint64_t* line, int n, int64_t s0,
                     int k) noexcept nogil:
     """:func:`_line64` on ``n // 64 + 1`` words a colour (lines of any length)."""
     cdef int nw = n // 64 + 1, stride = s.nw, colours = s.colours, c, i, p, j, b, w
@@ -199,14 +200,18 @@ cdef int _line_wide(ColourLine* s, const int64_t* g, int base, int step, int n, 
     cdef uint64_t* background = s.wt + 10 * stride
     cdef int64_t v, colour
     cdef int bit
+    cdef uint64_t bits
     for c in range(colours + 1):
         row = may + c * stride
         for i in range(nw):
             row[i] = 0
-        for p in range(n):
-            if (g[base + p * step] >> c) & 1:
-                row[p >> 6] |= ONE << (p & 63)
-        _reverse_w(row, n, rev + c * stride, s.wt + 6 * stride, nw)
+    for p in range(n):  # each cell's colours into the colours' words
+        bits = line[p]
+        while bits:
+            may[_lowest(bits) * stride + (p >> 6)] |= ONE << (p & 63)
+            bits &= bits - ONE
+    for c in range(colours + 1):
+        _reverse_w(may + c * stride, n, rev + c * stride, s.wt + 6 * stride, nw)
     if not _forward_w(s, s0, k, 1, n, nw, may, fs, ff):
         return -1
     if not _forward_w(s, s0, k, -1, n, nw, rev, bs, bf):

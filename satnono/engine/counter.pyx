@@ -1,11 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
 """The engine's exact counting of a grid's solutions, black and white or colour: the search
-of :mod:`.search` or :mod:`.colour` (line logic and probing at every node) counting its
-leaves instead of listing them, and counting independent parts of the grid apart and
-multiplying. One counter for both engines: the palette is a fused type, so each engine gets
-its own compiled copy, and what differs (a cell's type, a block's colour, what probing
-remembers) is decided at compile time in the few helpers at the top.
+of :mod:`.search` (line logic and probing at every node) counting its leaves instead of
+listing them, and counting independent parts of the grid apart and multiplying. One
+counter for every palette: the grid's cell is a fused type, so black and white and colour
+each get their own compiled copy of the same code.
 
 Independent parts (component decomposition: Bayardo & Pehoushek, "Counting Models Using
 Connected Components", AAAI 2000, as #SAT counters do) come from the lines. A line whose
@@ -16,30 +15,25 @@ column belong together, and the parts this makes have no constraint in common, s
 count is the product of theirs. Parts met again are counted once (a cache keyed by what a
 part's count depends on).
 
-A cell is the set of values it may take in both engines: bit 0 the background, bit c
-block colour c (black and white: bit 1 filled), so the extents, the parts and the keys are
-written once.
+A cell is the set of values it may take (bit 0 the background, bit c block colour c), so
+the extents, the parts and the keys are written once. Memory follows what is open: the
+counter's marks are by the engine's slots of open cells, and a branch changes the one
+grid and undoes its changes (:meth:`.search.Engine.enter`, ``leave``).
 """
 
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from .clock cimport watch_heard
-from .colour cimport ColourEngine
 from .memory cimport _alloc
-from .search cimport Engine
+from .search cimport Engine, cell_t
 
 cdef extern from *:
     int __builtin_clzll(unsigned long long) nogil
 
-ctypedef fused AnyEngine:
-    Engine
-    ColourEngine
-
-#: a cell's bit for the background (black and white: empty) and black and white's filled
+#: a cell's bit for the background (black and white: empty)
 cdef uint64_t BACKGROUND = 1
-cdef uint64_t FILLED = 2
 
 #: what :func:`count` returns instead of a count: the count passed 2^63 - 1
 OVERFLOW = -1
@@ -49,56 +43,31 @@ cdef int64_t OVER = -1
 cdef int64_t NOMEM = -2
 
 
-# ---------------------------------------------------------------- what differs by engine
-
-cdef inline uint64_t _value(AnyEngine e, const void* g, int64_t c) noexcept nogil:
-    """Cell ``c``'s values: a byte a cell in black and white, a 64-bit word in colour."""
-    if AnyEngine is Engine:
-        return (<const uint8_t*>g)[c]
-    else:
-        return <uint64_t>(<const int64_t*>g)[c]
-
-
-cdef inline bint _open(AnyEngine e, const void* g, int64_t c) noexcept nogil:
-    """Whether cell ``c`` may still take more than one value."""
-    cdef uint64_t v = _value(e, g, c)
+cdef inline bint _open(cell_t v) noexcept nogil:
+    """Whether a cell of value ``v`` may still take more than one value."""
     return v & (v - 1) != 0
 
 
-cdef inline int64_t _size(AnyEngine e, int64_t block) noexcept nogil:
-    """The length of ``block`` (an index into every line's blocks)."""
-    if AnyEngine is Engine:
-        return e.clues[block]
-    else:
-        return e.sizes[block]
-
-
-cdef inline uint64_t _bit(AnyEngine e, int64_t block) noexcept nogil:
+cdef inline uint64_t _bit(Engine e, int64_t block) noexcept nogil:
     """The cell bit of ``block``'s colour."""
-    if AnyEngine is Engine:
-        return FILLED
-    else:
-        return (<uint64_t>1) << e.cols[block]
+    return (<uint64_t>1) << e.cols[block]
 
 
-cdef inline bint _probe(AnyEngine e, void* g) noexcept nogil:
-    """Probe ``g`` to a fixpoint from its first cell (False: a contradiction)."""
-    e.probe_cell = 0
+cdef inline bint _probe(Engine e, cell_t* g) noexcept nogil:
+    """Probe ``g`` to a fixpoint from its first slot (False: a contradiction)."""
+    e.probe_pos = 0
     e.probe_quiet = 0
-    if AnyEngine is Engine:
-        return e.probe(<uint8_t*>g, MAX) != 0
-    else:
-        return e.probe(<int64_t*>g, MAX) != 0
+    return e.probe(g, MAX) != 0
 
 
 # ---------------------------------------------------------------- the counter's scratch
 
 cdef class _Scratch:
     """The counter's memory beside the engine it counts with: each line's reachability
-    tables and its blocks' extreme starts, the marks and sizes of parts, and the cache of
-    parts already counted."""
+    tables and its blocks' extreme starts, the marks and sizes of parts (by the engine's
+    slots of open cells), and the cache of parts already counted."""
 
-    cdef int size, kmax, cols
+    cdef int64_t size, cols
     # reachability over (blocks placed, cells used): forward, the last cell used is
     # background (fb) or ends a block (fe); backward, the first cell is background (bb) or
     # starts a block (bs)
@@ -107,19 +76,19 @@ cdef class _Scratch:
     cdef uint8_t* bb
     cdef uint8_t* bs
     # each block's leftmost and rightmost start; cells before p that may not be background
-    # (nb) and that may not take a block's colour (nc)
+    # (nb) and that may not take a block's colour (nc); how many blocks reach each cell
     cdef int64_t* lo
     cdef int64_t* hi
     cdef int64_t* nb
     cdef int64_t* nc
-    # parts: where each starts in the order, cells of the part at hand, lines to look at,
-    # how many blocks reach each cell of a line, part sizes, the union-find of cells
-    cdef int64_t* begin
-    cdef int64_t* inside
-    cdef int64_t* mark
     cdef int64_t* reach
+    # lines to look at; by slot: in the part at hand, part sizes, the union-find; where
+    # each part starts in the order
+    cdef uint8_t* mark
+    cdef uint8_t* inside
     cdef int64_t* sizes
     cdef int64_t* parent
+    cdef int64_t* begin
     # the cache of parts counted: two 64-bit keys and a count a slot
     cdef uint64_t* keys
     cdef int64_t* values
@@ -136,34 +105,33 @@ cdef class _Scratch:
         free(self.hi)
         free(self.nb)
         free(self.nc)
-        free(self.begin)
-        free(self.inside)
-        free(self.mark)
         free(self.reach)
+        free(self.mark)
+        free(self.inside)
         free(self.sizes)
         free(self.parent)
+        free(self.begin)
         free(self.keys)
         free(self.values)
 
-    def __init__(self, int size, int kmax, int cells, int nlines, int64_t cache,
-                 int probe_min):
-        cdef int wide = max(size, cells, nlines) + 2
-        cdef Py_ssize_t table = (kmax + 1) * (size + 1)
-        self.size, self.kmax, self.cols = size, kmax, size + 1
+    def __init__(self, int64_t size, int64_t kmax, int64_t slots, int64_t nlines,
+                 int64_t cache, int probe_min):
+        cdef int64_t table = (kmax + 1) * (size + 1)
+        self.size, self.cols = size, size + 1
         self.fb = <uint8_t*>_alloc(table, 1)
         self.fe = <uint8_t*>_alloc(table, 1)
         self.bb = <uint8_t*>_alloc(table, 1)
         self.bs = <uint8_t*>_alloc(table, 1)
-        self.lo = <int64_t*>_alloc(wide, 8)
-        self.hi = <int64_t*>_alloc(wide, 8)
-        self.nb = <int64_t*>_alloc(wide, 8)
-        self.nc = <int64_t*>_alloc(wide, 8)
-        self.begin = <int64_t*>_alloc(wide, 8)
-        self.inside = <int64_t*>_alloc(wide, 8)
-        self.mark = <int64_t*>_alloc(wide, 8)
-        self.reach = <int64_t*>_alloc(wide, 8)
-        self.sizes = <int64_t*>_alloc(wide, 8)
-        self.parent = <int64_t*>_alloc(cells, 8)
+        self.lo = <int64_t*>_alloc(kmax + 1, 8)
+        self.hi = <int64_t*>_alloc(kmax + 1, 8)
+        self.nb = <int64_t*>_alloc(size + 2, 8)
+        self.nc = <int64_t*>_alloc(size + 2, 8)
+        self.reach = <int64_t*>_alloc(size + 2, 8)
+        self.mark = <uint8_t*>_alloc(nlines, 1)
+        self.inside = <uint8_t*>_alloc(slots + 1, 1)
+        self.sizes = <int64_t*>_alloc(slots + 1, 8)
+        self.parent = <int64_t*>_alloc(slots + 1, 8)
+        self.begin = <int64_t*>_alloc(slots + 2, 8)
         self.keys = <uint64_t*>_alloc(2 * cache, 8)
         self.values = <int64_t*>_alloc(cache, 8)
         self.cache = cache
@@ -171,32 +139,25 @@ cdef class _Scratch:
         self.hits = 0
 
 
-cdef _Scratch _scratch(AnyEngine e, int64_t cache, int probe_min):
-    cdef int line, kmax = 1
-    for line in range(e.nlines):
-        kmax = max(kmax, <int>e.counts[line])
-    return _Scratch(max(e.height, e.width), kmax, e.cells, e.nlines, cache, probe_min)
-
-
 # ---------------------------------------------------------------- where a line splits
 
-cdef void _colour_misses(AnyEngine e, _Scratch s, const void* g, int base, int step, int n,
-                         uint64_t bit) noexcept nogil:
+cdef void _colour_misses(_Scratch s, const cell_t* g, int64_t base, int64_t step,
+                         int64_t n, uint64_t bit) noexcept nogil:
     """``nc[p]``: how many of the line's first p cells may not take ``bit``."""
-    cdef int p
+    cdef int64_t p
     s.nc[0] = 0
     for p in range(n):
-        s.nc[p + 1] = s.nc[p] + (0 if _value(e, g, base + p * step) & bit else 1)
+        s.nc[p + 1] = s.nc[p] + (0 if g[base + p * step] & bit else 1)
 
 
-cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, int n,
-                   int64_t first, int k) noexcept nogil:
+cdef void _extents(Engine e, _Scratch s, const cell_t* g, int64_t base, int64_t step,
+                   int64_t n, int64_t first, int64_t k) noexcept nogil:
     """Leftmost and rightmost start of each block of the line (``lo``, ``hi``) among the
     line's solutions that fit its known cells; the line is consistent. Forward and backward
     reachability over (blocks placed, cells used), O(n·k), in two states — the last cell
     background or a block's end — since two blocks of one colour need background between
     them and two of different colours need not."""
-    cdef int cols = s.cols, p, j, size, st, en
+    cdef int64_t cols = s.cols, p, j, size, st, en
     cdef uint8_t* fb = s.fb
     cdef uint8_t* fe = s.fe
     cdef uint8_t* bb = s.bb
@@ -207,18 +168,18 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
     cdef bint ok, apart
     nb[0] = 0
     for p in range(n):
-        nb[p + 1] = nb[p] + (0 if _value(e, g, base + p * step) & BACKGROUND else 1)
+        nb[p + 1] = nb[p] + (0 if g[base + p * step] & BACKGROUND else 1)
     for p in range(n + 1):  # no block placed: background so far / from here on
         fb[p] = nb[p] == 0
         fe[p] = 0
         bb[k * cols + p] = nb[n] - nb[p] == 0
         bs[k * cols + p] = 0
     for j in range(1, k + 1):  # blocks 0..j-1 in cells [0, p)
-        size = <int>_size(e, first + j - 1)
+        size = e.sizes[first + j - 1]
         bit = _bit(e, first + j - 1)
         apart = j >= 2 and _bit(e, first + j - 2) == bit  # background between them
         if bit != counted:  # black and white: once a line
-            _colour_misses(e, s, g, base, step, n, bit)
+            _colour_misses(s, g, base, step, n, bit)
             counted = bit
         for p in range(n + 1):  # block j-1 ends at p
             ok = False
@@ -231,11 +192,11 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
             fb[j * cols + p] = (nb[p] == nb[p - 1]  # cell p-1 may be background
                                 and (fb[j * cols + p - 1] or fe[j * cols + p - 1]))
     for j in range(k - 1, -1, -1):  # blocks j..k-1 in cells [p, n)
-        size = <int>_size(e, first + j)
+        size = e.sizes[first + j]
         bit = _bit(e, first + j)
         apart = j + 1 < k and _bit(e, first + j + 1) == bit
         if bit != counted:
-            _colour_misses(e, s, g, base, step, n, bit)
+            _colour_misses(s, g, base, step, n, bit)
             counted = bit
         for p in range(n + 1):  # block j starts at p
             ok = False
@@ -248,7 +209,7 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
             bb[j * cols + p] = (nb[p + 1] == nb[p]
                                 and (bb[j * cols + p + 1] or bs[j * cols + p + 1]))
     for j in range(k):  # block j at [st, en): reached from the left and to the right
-        size = <int>_size(e, first + j)
+        size = e.sizes[first + j]
         apart = j + 1 < k and _bit(e, first + j + 1) == _bit(e, first + j)
         s.lo[j] = n
         s.hi[j] = -1
@@ -262,24 +223,23 @@ cdef void _extents(AnyEngine e, _Scratch s, const void* g, int base, int step, i
                 s.hi[j] = st
 
 
-cdef void _reach(AnyEngine e, _Scratch s, const void* g, int line, int* n, int* base,
-                 int* step) noexcept nogil:
+cdef void _reach(Engine e, _Scratch s, const cell_t* g, int64_t line, int64_t* n,
+                 int64_t* base, int64_t* step) noexcept nogil:
     """How many of ``line``'s blocks can reach each of its cells (``reach[p]``; 0: the
     line splits there); the line's length, first cell and step in the grid."""
-    cdef int k, p, j
-    cdef int64_t first
+    cdef int64_t k, p, j, first
     if line < e.height:
         n[0], base[0], step[0] = e.width, line * e.width, 1
     else:
         n[0], base[0], step[0] = e.height, line - e.height, e.width
-    k = <int>e.counts[line]
+    k = e.counts[line]
     first = e.starts[line]
     _extents(e, s, g, base[0], step[0], n[0], first, k)
     for p in range(n[0] + 1):
         s.reach[p] = 0
     for j in range(k):
         s.reach[s.lo[j]] += 1
-        s.reach[s.hi[j] + _size(e, first + j)] -= 1
+        s.reach[s.hi[j] + e.sizes[first + j]] -= 1
     for p in range(1, n[0] + 1):
         s.reach[p] += s.reach[p - 1]
 
@@ -291,19 +251,17 @@ cdef inline int64_t _find(_Scratch s, int64_t c) noexcept nogil:
     return c
 
 
-cdef int _parts(AnyEngine e, _Scratch s, const void* g, const int64_t* opens, int m,
-                int64_t* order) noexcept nogil:
-    """Split the open cells ``opens`` into independent parts: ``order`` gets them part by
+cdef int64_t _parts(Engine e, _Scratch s, const cell_t* g, const int64_t* opens, int64_t m,
+                    int64_t* order) noexcept nogil:
+    """Split the open slots ``opens`` into independent parts: ``order`` gets them part by
     part, and the return is how many parts; ``begin[i]`` is where part i starts in
     ``order`` (``begin[parts]`` the end)."""
-    cdef int i, line, n, base, step, p, parts, at
-    cdef int64_t c, first, a, b, r, slot
+    cdef int64_t i, line, n, base, step, p, parts, at, c, first, a, b, r, slot, t
     for i in range(m):
-        c = opens[i]
-        s.parent[c] = c
-        s.inside[c] = 1
-    for i in range(m):
-        c = opens[i]
+        t = opens[i]
+        s.parent[t] = t
+        s.inside[t] = 1
+        c = e.opens[t]
         s.mark[c // e.width] = 1
         s.mark[e.height + c % e.width] = 1
     for line in range(e.nlines):
@@ -317,12 +275,13 @@ cdef int _parts(AnyEngine e, _Scratch s, const void* g, const int64_t* opens, in
                 first = -1
                 continue
             c = base + p * step
-            if _open(e, g, c) and s.inside[c]:
+            t = e.slot_of[c]
+            if _open(g[c]) and s.inside[t]:
                 if first < 0:
-                    first = c
+                    first = t
                 else:
                     a = _find(s, first)
-                    b = _find(s, c)
+                    b = _find(s, t)
                     if a != b:
                         s.parent[b] = a
     for i in range(m):
@@ -331,39 +290,38 @@ cdef int _parts(AnyEngine e, _Scratch s, const void* g, const int64_t* opens, in
         s.sizes[_find(s, opens[i])] += 1
     parts = 0
     at = 0
-    for i in range(m):  # each root, in the order of its first cell, gets its slice
+    for i in range(m):  # each root, in the order of its first slot, gets its slice
         r = _find(s, opens[i])
         if s.sizes[r] > 0:
             s.begin[parts] = at
-            at += <int>s.sizes[r]
-            s.sizes[r] = -s.begin[parts] - 1  # where its next cell goes, negated
+            at += s.sizes[r]
+            s.sizes[r] = -s.begin[parts] - 1  # where its next slot goes, negated
             parts += 1
     for i in range(m):
-        c = opens[i]
-        r = _find(s, c)
+        t = opens[i]
+        r = _find(s, t)
         slot = -s.sizes[r] - 1
-        order[slot] = c
+        order[slot] = t
         s.sizes[r] -= 1
-        s.inside[c] = 0
+        s.inside[t] = 0
     s.begin[parts] = m
     return parts
 
 
 # ---------------------------------------------------------------- the cache of parts
 
-cdef void _key(AnyEngine e, _Scratch s, const void* g, const int64_t* part, int m,
+cdef void _key(Engine e, _Scratch s, const cell_t* g, const int64_t* part, int64_t m,
                uint64_t* ka, uint64_t* kb) noexcept nogil:
     """Two 64-bit hashes of what a part's count depends on and nothing else: each stretch
     of a line that holds its open cells (where it lies, which blocks it holds, its
     cells)."""
     cdef uint64_t a = 0x9E3779B97F4A7C15ULL, b = 0xC2B2AE3D27D4EB4FULL, w
-    cdef int i, line, n, base, step, k, left, p, start, held, q
-    cdef int64_t c, first
+    cdef int64_t i, line, n, base, step, k, left, p, start, held, q, c, first
     cdef bint mine
     for i in range(m):
-        c = part[i]
-        if _open(e, g, c):
-            s.inside[c] = 1
+        c = e.opens[part[i]]
+        if _open(g[c]):
+            s.inside[part[i]] = 1
             s.mark[c // e.width] = 1
             s.mark[e.height + c % e.width] = 1
     for line in range(e.nlines):
@@ -371,7 +329,7 @@ cdef void _key(AnyEngine e, _Scratch s, const void* g, const int64_t* part, int 
             continue
         s.mark[line] = 0
         _reach(e, s, g, line, &n, &base, &step)
-        k = <int>e.counts[line]
+        k = e.counts[line]
         first = e.starts[line]
         left = 0  # blocks wholly left of the stretch
         p = 0
@@ -382,11 +340,12 @@ cdef void _key(AnyEngine e, _Scratch s, const void* g, const int64_t* part, int 
             start = p  # a stretch: up to the next cell no block reaches
             mine = False
             while p < n and s.reach[p] > 0:
-                if s.inside[base + p * step]:
+                c = base + p * step
+                if e.slot_of[c] != <uint32_t>0xFFFFFFFF and s.inside[e.slot_of[c]]:
                     mine = True
                 p += 1
             if mine:
-                while left < k and s.hi[left] + _size(e, first + left) <= start:
+                while left < k and s.hi[left] + e.sizes[first + left] <= start:
                     left += 1
                 held = left  # and those that start before its end: the blocks it holds
                 while held < k and s.lo[held] < p:
@@ -394,17 +353,17 @@ cdef void _key(AnyEngine e, _Scratch s, const void* g, const int64_t* part, int 
                 _mix(&a, &b, (<uint64_t>line) << 40 | (<uint64_t>start) << 20
                      | <uint64_t>p)
                 _mix(&a, &b, (<uint64_t>left) << 32 | <uint64_t>held)
-                if AnyEngine is Engine:  # 2 bits a cell, 32 cells a word
+                if cell_t is uint8_t:  # 2 bits a cell, 32 cells a word
                     w = 0
                     for q in range(start, p):
-                        w = (w << 2) | _value(e, g, base + q * step)
+                        w = (w << 2) | g[base + q * step]
                         if (q - start) % 32 == 31:
                             _mix(&a, &b, w)
                             w = 0
                     _mix(&a, &b, w)
                 else:
                     for q in range(start, p):
-                        _mix(&a, &b, _value(e, g, base + q * step))
+                        _mix(&a, &b, g[base + q * step])
     for i in range(m):
         s.inside[part[i]] = 0
     ka[0] = a
@@ -428,24 +387,23 @@ cdef inline void _mix(uint64_t* a, uint64_t* b, uint64_t x) noexcept nogil:
 
 # ---------------------------------------------------------------- counting
 
-cdef int _open_in(AnyEngine e, const void* g, const int64_t* part, int m) noexcept nogil:
-    """How many of ``part``'s cells are still open."""
-    cdef int i, n = 0
+cdef int64_t _open_in(Engine e, const cell_t* g, const int64_t* part, int64_t m) noexcept nogil:
+    """How many of ``part``'s slots are still open."""
+    cdef int64_t i, n = 0
     for i in range(m):
-        if _open(e, g, part[i]):
+        if _open(g[e.opens[part[i]]]):
             n += 1
     return n
 
 
-cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
-                    int m_part) noexcept nogil:
-    """The solutions of ``part`` (cells of ``g``, a fixpoint of line logic, whose other
-    open cells are independent of these): probe, split into parts and multiply their
-    counts, or branch on the best-scored cell and add, a block colour before the
-    background."""
+cdef int64_t _count(Engine e, _Scratch s, cell_t* g, const int64_t* part,
+                    int64_t m_part) noexcept nogil:
+    """The solutions of ``part`` (slots of open cells of ``g``, a fixpoint of line logic,
+    whose other open cells are independent of these): probe, split into parts and
+    multiply their counts, or branch on the best-scored cell and add, a block colour before
+    the background."""
     cdef uint64_t a, b, left, value
-    cdef int64_t slot, total, sub, best, c
-    cdef int m, i, parts
+    cdef int64_t slot, total, sub, best, m, i, parts
     cdef double top
     cdef bint probing
     cdef int64_t* opens
@@ -460,11 +418,9 @@ cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
     m = _open_in(e, g, part, m_part)
     if m == 0:
         return _keep(s, slot, a, b, 1)
-    if AnyEngine is Engine:
-        e._load(<uint8_t*>g)
     probing = m >= s.probe_min
     if probing and not _probe(e, g):
-        return _keep(s, slot, a, b, 0)
+        return NOMEM if e.nomem else _keep(s, slot, a, b, 0)
     m = _open_in(e, g, part, m_part)
     if m == 0:
         return _keep(s, slot, a, b, 1)
@@ -475,7 +431,7 @@ cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
     try:
         m = 0
         for i in range(m_part):
-            if _open(e, g, part[i]):
+            if _open(g[e.opens[part[i]]]):
                 opens[m] = part[i]
                 m += 1
         parts = _parts(e, s, g, opens, m, order)
@@ -487,8 +443,7 @@ cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
                 memcpy(begin, s.begin, (parts + 1) * 8)
                 total = 1
                 for i in range(parts):
-                    sub = _in_a_copy(e, s, g, &order[begin[i]],
-                                     <int>(begin[i + 1] - begin[i]), 0, 0, 0)
+                    sub = _below(e, s, g, &order[begin[i]], begin[i + 1] - begin[i], -1, 0)
                     if sub <= 0:
                         return sub
                     if total > MAX // sub:
@@ -500,16 +455,16 @@ cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
         best = opens[0]
         top = -1.0
         for i in range(m):
-            c = opens[i]
-            if probing and <double>e.score[c] > top:
-                top = <double>e.score[c]
-                best = c
+            if probing and e.score[opens[i]] > top:
+                top = e.score[opens[i]]
+                best = opens[i]
         total = 0
-        left = _value(e, g, best)
+        best = e.opens[best]
+        left = g[best]
         while left:  # the highest bit first
             value = (<uint64_t>1) << (63 - __builtin_clzll(left))
             left ^= value
-            sub = _in_a_copy(e, s, g, opens, m, 1, best, value)
+            sub = _below(e, s, g, opens, m, best, value)
             if sub < 0:
                 return sub
             if total > MAX - sub:
@@ -520,127 +475,68 @@ cdef int64_t _count(AnyEngine e, _Scratch s, void* g, const int64_t* part,
         free(opens)
 
 
-cdef int64_t _in_a_copy(AnyEngine e, _Scratch s, void* g, const int64_t* part, int m,
-                        bint branch, int64_t cell, uint64_t value) noexcept nogil:
-    """A child's count (for a branch on a copy of the grid, ``cell`` settled to ``value``
-    first: 0 when that contradicts) with what probing remembers as the child's own. The
-    black-and-white search keeps that memory by level, so the child gets a copy of it and
-    of the scores; the colour search keys it by node on the current path, so the child is
-    a node of its own one level down."""
-    cdef Py_ssize_t cells = e.cells, words, lines
-    cdef int64_t* probed_at
-    cdef uint64_t* probe_lines
-    cdef int64_t* line_changed
-    cdef int64_t* bw_score
-    cdef int64_t level
-    cdef char* block
-    cdef void* h
-    if AnyEngine is Engine:
-        words, lines = e.words, e.nlines
-        probed_at, probe_lines, line_changed = e.probed_at, e.probe_lines, e.line_changed
-        bw_score = e.score
-        block = <char*>calloc(cells * (16 + 8 * words + 1) + 8 * lines, 1)
-        if block == NULL:
-            return NOMEM
-        h = block
-        e.probed_at = <int64_t*>(block + cells)
-        e.score = <int64_t*>(block + 9 * cells)
-        e.line_changed = <int64_t*>(block + 17 * cells)
-        e.probe_lines = <uint64_t*>(block + 17 * cells + 8 * lines)
-        memcpy(e.probed_at, probed_at, cells * 8)
-        memcpy(e.score, bw_score, cells * 8)
-        memcpy(e.line_changed, line_changed, lines * 8)
-        memcpy(e.probe_lines, probe_lines, cells * words * 8)
-        try:
-            if not branch:
-                return _count(e, s, g, part, m)
-            memcpy(h, g, cells)
-            e._load(<uint8_t*>h)
-            if not e._assign(<uint8_t*>h, <int>cell, <int>value):
-                return 0
-            return _count(e, s, h, part, m)
-        finally:
-            e.probed_at = probed_at
-            e.probe_lines = probe_lines
-            e.line_changed = line_changed
-            e.score = bw_score
-            free(block)
+cdef int64_t _below(Engine e, _Scratch s, cell_t* g, const int64_t* part, int64_t m,
+                    int64_t cell, uint64_t value) noexcept nogil:
+    """A child's count, one level down: a part counted apart (``cell`` -1), or a branch,
+    ``cell`` settled to ``value`` first (0 when that contradicts). What the child changes
+    in the grid and in what probing remembers is undone after."""
+    cdef int64_t level = e.level, n
+    if not e.enter():
+        return NOMEM
+    if cell < 0:
+        n = _count(e, s, g, part, m)
+    elif not e.assign(g, cell, value):
+        n = NOMEM if e.nomem else 0
     else:
-        h = NULL
-        if branch:
-            h = calloc(cells, 8)
-            if h == NULL:
-                return NOMEM
-        level = e.level
-        e.level = level + 1
-        e.node_clock += 1
-        e.path[e.level] = e.node_clock
-        try:
-            if not branch:
-                return _count(e, s, g, part, m)
-            memcpy(h, g, cells * 8)
-            if not e._assign(<int64_t*>h, cell, <int64_t>value):
-                return 0
-            return _count(e, s, h, part, m)
-        finally:
-            e.level = level
-            free(h)
+        n = _count(e, s, g, part, m)
+    e.leave(g, level)
+    return n
 
 
-cdef bint _root_logic(AnyEngine e) noexcept nogil:
-    """The root grid propagated, every line queued, what probing remembers forgotten
-    (False: a contradiction, or a signal)."""
-    cdef int line
-    cdef bint ok
-    memset(e.probed_at, 0, e.cells * 8)
-    memset(e.probe_lines, 0, e.cells * e.words * 8)
-    memset(e.line_changed, 0, e.nlines * 8)
-    memset(e.score, 0, e.cells * 8)
-    if AnyEngine is Engine:
-        e.clock = 1
-        e._load(e._grid(0))
-        return e.propagate(e._grid(0))
-    else:
-        e.level = 0
-        e.node_clock += 1
-        e.path[0] = e.node_clock
-        e.trail_len = 0
-        for line in range(e.nlines):
-            e._push(line)
-        ok = e.propagate(e._grid(0))
-        e._trail_changed()
-        return ok
-
-
-def count(AnyEngine e, int64_t cache, int probe_min):
+def count(Engine e, int64_t cache, int probe_min):
     """The number of solutions of ``e``'s root grid (propagated here first, on a fresh
     engine), or :data:`OVERFLOW` past 2^63 - 1, and how many parts came from the cache of
     ``cache`` entries (a power of two). Parts of fewer than ``probe_min`` open cells are
     not probed."""
-    cdef _Scratch s = _scratch(e, cache, probe_min)
-    cdef int64_t* part = <int64_t*>_alloc(e.cells, 8)
     cdef int64_t n
-    cdef int i
+    cdef int r
+    r = e.line_logic()
+    if r == 0:
+        return 0, 0
+    if e.bw:
+        ok = e._find_opens(<uint8_t*>e.grid)
+    else:
+        ok = e._find_opens(<uint64_t*>e.grid)
+    if not ok:
+        raise MemoryError(f"the counter could not have memory for the {e.open_now():,} "
+                          f"open cells of a {e.height}×{e.width} puzzle")
+    cdef _Scratch s = _Scratch(e.longest, e.kmax, e.nopen, e.nlines, cache, probe_min)
+    cdef int64_t* part = <int64_t*>_alloc(e.nopen, 8)
+    cdef int64_t i
     try:
-        if not _root_logic(e):
-            watch_heard(&e.watch)  # a signal's, not a contradiction
-            return 0, 0
-        for i in range(e.cells):
+        for i in range(e.nopen):
             part[i] = i
-        n = _count(e, s, e._grid(0), part, e.cells)
-        watch_heard(&e.watch)  # a signal in line logic made the count meaningless: its exception
+        if e.bw:
+            n = _count(e, s, <uint8_t*>e.grid, part, e.nopen)
+        else:
+            n = _count(e, s, <uint64_t*>e.grid, part, e.nopen)
+        watch_heard(&e.watch)  # a signal in line logic made the count meaningless
         if n == NOMEM:
-            raise MemoryError()
+            raise MemoryError(f"the counter ran out of memory on a {e.height}×{e.width} "
+                              f"puzzle with {e.nopen:,} cells open after line logic")
         return n, s.hits
     finally:
         free(part)
 
 
-def extents(AnyEngine e, int line):
-    """The leftmost and rightmost start of each block of ``line`` of ``e``'s root grid
-    among the line's placements that fit its known cells (the line a fixpoint of line
-    logic): two lists, for tests."""
-    cdef _Scratch s = _scratch(e, 1, 0)
-    cdef int n, base, step, j, k = <int>e.counts[line]
-    _reach(e, s, e._grid(0), line, &n, &base, &step)
+def extents(Engine e, int64_t line):
+    """The leftmost and rightmost start of each block of ``line`` of ``e``'s grid among the
+    line's placements that fit its known cells (the line a fixpoint of line logic): two
+    lists, for tests."""
+    cdef _Scratch s = _Scratch(e.longest, e.kmax, 1, e.nlines, 1, 0)
+    cdef int64_t n, base, step, j, k = e.counts[line]
+    if e.bw:
+        _reach(e, s, <uint8_t*>e.grid, line, &n, &base, &step)
+    else:
+        _reach(e, s, <uint64_t*>e.grid, line, &n, &base, &step)
     return [s.lo[j] for j in range(k)], [s.hi[j] for j in range(k)]

@@ -1,31 +1,52 @@
-# The engine's black-and-white search state (search.pyx), declared for the engine's other
-# parts (the counter) to use its fields and methods.
+# The engine's search state (search.pyx), one class for every palette, declared for the
+# engine's other parts (the counter) to use its fields and methods. Its methods that touch
+# the grid are fused over the cell: a byte in black and white, a 64-bit colour set in
+# colour; each caller's grid pointer picks the copy compiled for it.
 cimport cython
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 from .clock cimport Watch
+from .colour_line cimport ColourLine
+
+ctypedef fused cell_t:
+    uint8_t
+    uint64_t
+
+# what probing remembers of a cell (or a group of lines), kept on the undo log when a level
+# below the one that wrote it is still on the path: its slot (>= 0) or -1 - the group, the
+# time it was probed (or changed), its score and the level that wrote it
+cdef struct Memo:
+    int64_t index
+    int64_t when
+    double score
+    int64_t level
 
 
 @cython.final
 cdef class Engine:
-    # the puzzle: the clues of every line in one array, rows first, each line's start in it
-    # and its number of blocks
-    cdef readonly int height, width, nlines, cells
-    cdef int64_t* clues
+    # the puzzle: every line's block lengths and colours in one array each, rows first,
+    # each line's start in them and its number of blocks; a colour set a cell (bit 0 the
+    # background, bit c block colour c); black and white is a palette of one colour
+    cdef readonly int64_t height, width, nlines, cells
+    cdef readonly int colours, kmax, longest
+    cdef readonly bint bw
+    cdef int64_t* sizes
+    cdef int64_t* cols
     cdef int64_t* starts
     cdef int64_t* counts
-    # propagation: the queue of lines, the line words (which cells may be empty, which may
-    # be filled, one word a line of up to 63 cells), the trail of changed cells, the lines
-    # solved (bits), the line solver's words
-    cdef int64_t* queue
-    cdef uint8_t* queued
+    # the grid (``cells`` cells of one byte or 64 bits), the root's copy once the search
+    # left it, the last solution
+    cdef void* grid
+    cdef void* root_copy
+    cdef bint root_saved
+    cdef void* solution
+    # black and white: each line of up to 63 cells also as two words (which cells may be
+    # empty, which may be filled), kept with the grid
     cdef uint64_t* may_empty
     cdef uint64_t* may_fill
-    cdef int64_t* trail
-    cdef int64_t top
-    cdef uint64_t* touched
-    cdef int words
-    cdef uint8_t* line_cells
+    # the line solvers' scratch: a line's cells gathered, the black-and-white solver's
+    # words (rows of ``stride`` words), the colour solver's state
+    cdef uint64_t* line_in
     cdef uint64_t* fs
     cdef uint64_t* ff
     cdef uint64_t* bs
@@ -33,74 +54,102 @@ cdef class Engine:
     cdef uint64_t* sweep
     cdef uint64_t* wt
     cdef int stride
-    # the caches of line solves: one word a line (each slot: line × 2 + consistent, then
-    # its words in and out), and past 63 cells (rows of 1 + 4 × words)
+    cdef ColourLine solver
+    # the caches of line solves: a slot's line × 2 + consistent, its words in and out (up
+    # to 63 cells, 4 words a slot); past 63 cells rows of 1 + 4 × words
+    cdef int64_t cache_size
     cdef int64_t* cache_line
     cdef uint64_t* cache_entry
     cdef uint64_t* cache_wide
-    cdef int64_t wide_rows
-    cdef int wide_cols
-    # a probe's two propagations: the cells and values each fixed, and the first's by cell
-    cdef int64_t* cells1
-    cdef int64_t* cells0
-    cdef uint8_t* values1
-    cdef uint8_t* values0
-    cdef uint8_t* seen
-    # what probing remembers: when each cell was probed, the lines its probes solved
-    # (``words`` a cell), when each line last changed, and the clock those times are read
-    # on; kept for the first ``kept`` levels
+    cdef int64_t wide_rows, wide_cols
+    # the queue of lines (a ring: lines are flagged outside propagation and taken in line
+    # order when it starts), the lines still queued when line logic stopped at a cost
+    cdef int64_t* queue
+    cdef uint8_t* queued
+    cdef int64_t held, held_head
+    # the trail: every change (the cell and what it was) since the root, undone on the way
+    # back; off while the root's own line logic runs (it is never undone)
+    cdef int64_t* trail_cell
+    cdef uint64_t* trail_old
+    cdef int64_t trail_len, trail_cap
+    cdef bint trail_on
+    # the cells open when the root's line logic was done, each a slot of its own: the
+    # slot of a cell (``NO_SLOT``: decided then), and each slot's cell
+    cdef uint32_t* slot_of
+    cdef int64_t* opens
+    cdef int64_t nopen
+    # probing's scratch by slot: how many branches changed it, the union of what they left,
+    # the branch that last counted it; the slots one probe changed
+    cdef int64_t* p_count
+    cdef uint64_t* p_union
+    cdef int64_t* p_tick
+    cdef int64_t* p_list
+    cdef int64_t tick
+    # what probing remembers (nonosolve's rule, a probe is skipped while none of the lines
+    # it solved has changed): by slot, when it was probed, the groups of lines it solved
+    # (``sig_words`` words, a bit a group: a line is its own group up to 64 × sig_words
+    # lines), its score and the level that wrote them; by group, when a line of it last
+    # changed and the level that wrote it; the clock; the undo log
     cdef int64_t* probed_at
-    cdef uint64_t* probe_lines
-    cdef int64_t* line_changed
+    cdef uint64_t* probe_sig
+    cdef double* score
+    cdef int64_t* slot_level
+    cdef int sig_words
+    cdef int64_t groups
+    cdef int64_t* group_changed
+    cdef int64_t* group_level
+    cdef uint64_t* solved
     cdef int64_t clock
-    cdef int64_t* saved_probed_at
-    cdef uint64_t* saved_probe_lines
-    cdef int64_t* saved_line_changed
-    cdef int64_t* saved_score
-    cdef int kept
-    cdef readonly int keep
-    # the search: the stack of grids (``levels`` of ``cells`` bytes), each level's branch
-    # cell and value still to try, the branching scores, the last solution
-    cdef uint8_t* stack
-    cdef readonly int levels
+    cdef Memo* memo
+    cdef uint64_t* memo_sig
+    cdef int64_t memo_len, memo_cap
+    # the search: each level's branch cell, the values tried there, the trail and the log
+    # where it began
+    cdef readonly int64_t levels
     cdef int64_t* branch
-    cdef uint8_t* other
-    cdef int64_t* score
-    cdef uint8_t* solution
-    # the search's position: its level, its phase (1 a new node, 2 its probing under way,
-    # 0 neither), where probing is (the next cell, how many cells in a row changed
-    # nothing), restarts (every ``restart`` × Luby(run) nodes; 0 never), the run, its
-    # nodes so far, the random generator
-    cdef public int64_t level, phase, probe_cell, probe_quiet, restart, run, run_nodes
+    cdef uint64_t* tried
+    cdef int64_t* level_trail
+    cdef int64_t* level_memo
+    # the search's position: its level, its phase, where probing is (a slot) and how many
+    # slots in a row changed nothing; restarts (every ``restart`` × Luby(run) nodes; 0
+    # never), the run, its nodes so far, the scores' noise from the third run on, the
+    # random generator
+    cdef public int64_t level, phase, probe_pos, probe_quiet, restart, run, run_nodes
+    cdef public double noise
+    # whether probing remembers at all (off: every probe runs again, for tests)
+    cdef public bint remember
     cdef uint64_t seed
     # the work so far: line solves, nodes, the deepest level, how the root ended (0 not
-    # yet, 1 consistent, 2 a contradiction), and the cost (a line of n cells costs n, and
-    # n × (words + 1) past 63 cells)
+    # yet, 1 consistent, 2 a contradiction), the cost (a line of n cells costs n in black
+    # and white, n × (words + 1) past 63 cells; n × (blocks + 1) in colour)
     cdef public int64_t lines, nodes, depth, root, cost
-    # line logic at the root stops at a cost (line_logic), the ``held`` lines still
-    # queued (from ``held_head`` in the queue) kept for the next call; or at the deadline,
-    # or on a signal (clock.pxd)
-    cdef int64_t held, held_head
+    # memory that could not be had inside a call (the call ends, MemoryError says so)
+    cdef bint nomem
     cdef Watch watch
 
-    cdef void _allocate_saved(self, int kept, int old) except *
-    cdef void _put(self, uint8_t* g, int r, int c, int value) noexcept nogil
-    cdef void _load(self, const uint8_t* g) noexcept nogil
-    cdef int _change(self, uint8_t* g, int r, int c, int value, int cross,
-                            int* tail) noexcept nogil
-    cdef bint propagate(self, uint8_t* g) noexcept nogil
-    cdef int _search(self, int64_t budget) except -1
-    cdef void _queue_cell(self, int cell) noexcept nogil
-    cdef void _mark(self, int cell) noexcept nogil
-    cdef void _stamp(self) noexcept nogil
-    cdef bint _still_valid(self, int c) noexcept nogil
-    cdef bint _assign(self, uint8_t* g, int cell, int value) noexcept nogil
-    cdef int _probe_one(self, uint8_t* g, int c, int value, int64_t* cells_out,
-                        uint8_t* values_out) noexcept nogil
-    cdef int probe(self, uint8_t* g, int64_t stop) noexcept nogil
+    cdef bint _room(self, int64_t more) noexcept nogil
+    cdef bint _memo_room(self) noexcept nogil
+    cdef bint _grow(self) noexcept nogil
+    cdef void _set(self, cell_t* g, int64_t cell, uint64_t value) noexcept nogil
+    cdef void _undo(self, cell_t* g, int64_t mark) noexcept nogil
+    cdef void _load(self, cell_t* g) noexcept nogil
+    cdef bint propagate(self, cell_t* g) noexcept nogil
+    cdef void _slot_write(self, int64_t slot, int64_t when, double score,
+                          const uint64_t* sig) noexcept nogil
+    cdef void _mark(self, int64_t cell) noexcept nogil
+    cdef void _stamp(self, int64_t start) noexcept nogil
+    cdef void _forget(self, int64_t mark) noexcept nogil
+    cdef bint _still_valid(self, int64_t slot) noexcept nogil
+    cdef bint assign(self, cell_t* g, int64_t cell, uint64_t value) noexcept nogil
+    cdef bint _find_opens(self, cell_t* g) noexcept nogil
+    cdef int probe(self, cell_t* g, int64_t stop) noexcept nogil
+    cdef bint enter(self) noexcept nogil
+    cdef void leave(self, cell_t* g, int64_t level) noexcept nogil
     cdef double _random(self) noexcept nogil
-    cdef void _keep(self, int d) noexcept nogil
-    cdef void _recall(self, int d) noexcept nogil
-    cdef uint8_t* _grid(self, int64_t d) noexcept nogil
-    cdef bint _backtrack(self) noexcept nogil
-    cdef void _grow(self) except *
+    cdef uint64_t _pick(self, uint64_t left) noexcept nogil
+    cdef int _search(self, cell_t* g, int64_t budget) noexcept nogil
+    cdef bint _branch(self, cell_t* g, int64_t d, int64_t cell) noexcept nogil
+    cdef bint _backtrack(self, cell_t* g) noexcept nogil
+    cdef (int64_t, int64_t) _implications(self, cell_t* g, int64_t* out, int64_t limit,
+                                          int64_t first, int64_t work,
+                                          int64_t stop) noexcept nogil

@@ -22,7 +22,7 @@ from .probe import probe
 from .propagate import propagate
 
 if TYPE_CHECKING:
-    from .compiled import AnySearch
+    from .compiled import Search
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Presolved:
     board: Board | None
     by_line: int = 0
     by_probe: int = 0
-    search: AnySearch | None = None
+    search: Search | None = None
 
     @property
     def contradiction(self) -> bool:

@@ -80,6 +80,18 @@ def ensure_room(clauses: int, doing: str) -> None:
             "can still take (logic leaves too much of this puzzle open to search it here)")
 
 
+def ensure_engine_room(puzzle: object, needed: int) -> None:
+    """OutOfMemory unless the engine's ``needed`` bytes for ``puzzle`` (its grid and what
+    goes with it, :func:`satnono.engine.search.footprint`) still fit: refused before a
+    byte is asked for, with the numbers, instead of a process the kernel kills."""
+    free = available()
+    if free is not None and needed > free:
+        size = getattr(puzzle, "size", "")
+        raise OutOfMemory(
+            f"out of memory: the engine for a {size} puzzle needs about {_gb(needed)} for its "
+            f"grid and lines, more than the {_gb(free)} this process can still take")
+
+
 def _gb(n: int) -> str:
     return f"{n / 2**30:.2f} GB"
 

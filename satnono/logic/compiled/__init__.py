@@ -23,13 +23,15 @@ from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import chain
-from typing import Any, Union
+from typing import Any
 
+from ...errors import OutOfMemory
 from ...model.grid import COLUMN, ROW
 from ...model.puzzle import Puzzle
-from ...model.solution import Solution, transpose
+from ...model.solution import Solution
+from ...runtime import crash
 from ...runtime.deadline import NO_DEADLINE, Deadline
+from ...runtime.memory import ensure_engine_room
 from ..board import Board
 from ..context import Stats
 
@@ -37,8 +39,6 @@ from ..context import Stats
 #: about its length, times one more than its machine words past 63 cells): a few
 #: milliseconds
 SLICE = 250_000
-#: levels the search stack starts with; it doubles when the search goes deeper
-LEVELS = 64
 #: looking for one or two solutions, the search starts again from the root after this many
 #: nodes times the next term of Luby's sequence (1 1 2 1 1 2 4 …), from the third run on
 #: with its branching shaken and each run trying the other value first: a search's time
@@ -48,20 +48,18 @@ LEVELS = 64
 #: solution; one a run meets again is not given twice. 300 as in nonosolve; chosen on
 #: tcga2015 against 100, 500 and 1,000 (benchmarks/results/NOTES.md)
 RESTARTS = 300
-#: bytes for what probing remembers at each level of the stack (a level without it probes
-#: every open cell again when the search comes back to it): the first 64 levels fit up to
-#: 128×128
-MEMORY = 64 << 20
 #: at most this many implications of probing are handed to a SAT solver
 #: (:meth:`Search.implications`; 16 bytes each here): Gettys, 99×59, has 96,560
 IMPLICATIONS = 1 << 22
 
 
-#: block colours the colour search takes (a cell's colours are one machine word)
+#: block colours the engine takes (a cell's colours are one machine word)
 MAX_COLOURS = 62
 #: work between two looks at the clock in colour, in cells of the lines solved times one
 #: more than their blocks (the unit the colour budget was chosen in): a few milliseconds
 COLOUR_SLICE = 250_000
+#: entries of the engine's cache of line solves (a power of two)
+CACHE = 1 << 16
 #: set (to anything but empty or 0) to run the Python logic instead of the engine, as where
 #: it was not built: slower, the same answers
 DISABLE = "SATNONO_NO_COMPILED"
@@ -78,7 +76,7 @@ def available() -> bool:
         from ...engine import part
 
         _built["engine"] = all(part(name) is not None
-                               for name in ("line", "search", "colour_line", "colour", "counter"))
+                               for name in ("line", "colour_line", "search", "counter"))
         if not _built["engine"]:
             print(f"satnono: {_why_no_engine()}; using the Python logic instead (slower, the "
                   "same answers)", file=sys.stderr, flush=True)
@@ -98,15 +96,13 @@ def _why_no_engine() -> str:
 
 
 def usable(puzzle: Puzzle) -> bool:
-    """Black and white, or colour of up to :data:`MAX_COLOURS` block colours, and the
-    engine here."""
-    return (puzzle.palette.black_and_white or fits(puzzle)) and available()
+    """Up to :data:`MAX_COLOURS` block colours, and the engine here."""
+    return fits(puzzle) and available()
 
 
 def fits(puzzle: Puzzle) -> bool:
-    """Whether the colour search takes ``puzzle``: colour, up to :data:`MAX_COLOURS` block
-    colours."""
-    return 2 < len(puzzle.palette.colours) <= MAX_COLOURS + 1
+    """Whether the engine takes ``puzzle``: up to :data:`MAX_COLOURS` block colours."""
+    return len(puzzle.palette.colours) <= MAX_COLOURS + 1
 
 
 def counting() -> bool:
@@ -114,26 +110,15 @@ def counting() -> bool:
     return available()
 
 
-AnySearch = Union["Search", "ColourSearch"]
-
-
 def search_for(puzzle: Puzzle, board: Board | None = None, general: bool = False
-               ) -> AnySearch:
-    """The engine's search for ``puzzle`` from ``board``. The engine's general search is
-    :class:`ColourSearch`, a cell a set of colours, black and white a palette of one
-    colour; a black-and-white puzzle takes the fast path, :class:`Search` (a cell two bits,
-    a line two machine words; the counter, the tests and ``general`` hold it to the general
-    search), chosen here once per puzzle because it pays: of tcga2015's 1,000 puzzles it
-    settles 981 within the search's budget against the general search's 892, and those
-    both settle in a third of the time (``python -m benchmarks.search_rate --general``)."""
-    if _fast_path(puzzle, general):
-        return Search(puzzle, board)
-    return ColourSearch(puzzle, board)
-
-
-def _fast_path(puzzle: Puzzle, general: bool) -> bool:
-    """Whether ``puzzle`` runs on the black-and-white fast path (unless ``general``)."""
-    return puzzle.palette.black_and_white and not general
+               ) -> Search:
+    """The engine's search for ``puzzle`` from ``board``: one search for every palette,
+    black and white a palette of one colour. Black and white takes its fast path — a cell
+    a byte, a line two machine words and their own line solver — unless ``general``
+    (the colour representation, which the tests hold the fast path to): of tcga2015's
+    1,000 puzzles the fast path settles each in a third of the time
+    (``python -m benchmarks.search_rate --general``)."""
+    return Search(puzzle, board, general)
 
 
 @dataclass
@@ -160,57 +145,43 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = 
                     ) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
     engine's counter (:mod:`satnono.engine.counter`: the search's probing, parts counted
-    apart and multiplied, parts met before remembered), black and white or colour (up to
-    :data:`MAX_COLOURS` block colours; ``general``: black and white on the general
-    engine, as :func:`search_for` takes it). It cannot be stopped but by ending its
-    process (:func:`satnono.analyze.counters.count_compiled` runs it in one).
+    apart and multiplied, parts met before remembered), any palette up to
+    :data:`MAX_COLOURS` block colours. It cannot be stopped but by ending its process
+    (:func:`satnono.analyze.counters.count_compiled` runs it in one).
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
     """
     from ...engine.counter import count
 
-    fresh = fresh_engine(puzzle, levels=1, memory=0, general=general, board=board)
+    fresh = fresh_engine(puzzle, board, general=general)
     n, hits = count(fresh, COUNT_CACHE, PROBE_PARTS)
     return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
 
 
-def fresh_engine(puzzle: Puzzle, levels: int, memory: int | None = None,
-                 general: bool = False, board: Board | None = None) -> Any:
-    """A fresh engine for ``puzzle`` whose root is ``board`` (or an open board), its stack
-    ``levels`` deep to start with (it grows): :class:`~satnono.engine.colour.ColourEngine`,
-    the general one, or in black and white unless ``general`` the fast path,
-    :class:`~satnono.engine.search.Engine` (``memory`` bytes for what probing remembers at
-    each level, :data:`MEMORY` unless given)."""
-    if _fast_path(puzzle, general):
-        from ...engine.search import Engine
+def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int = CACHE,
+                 general: bool = False) -> Any:
+    """A fresh engine (:class:`satnono.engine.search.Engine`) for ``puzzle`` whose root is
+    ``board`` (or an open board). A puzzle whose engine would not fit the memory left is
+    refused first (:class:`~satnono.errors.OutOfMemory`, with the numbers), as is one past
+    the engine's 2^32 cells."""
+    from ...engine.search import Engine, footprint
 
-        clues, starts, counts = _lines(puzzle)
-        engine = Engine(puzzle.height, puzzle.width, clues, starts, counts, levels,
-                        MEMORY if memory is None else memory)
-        if board is not None:
-            engine.set_root(grid_of(board))
-        return engine
-    from ...engine.colour import ColourEngine
-
+    colours = len(puzzle.palette.colours) - 1
+    ensure_engine_room(puzzle, footprint(puzzle.height, puzzle.width, colours, cache))
+    crash.engine_for(puzzle.size)
     blocks = [*puzzle.indexed[ROW], *puzzle.indexed[COLUMN]]
     counts = [len(c) for c in blocks]
-    flat = [b for c in blocks for b in c] or [(0, 1)]
-    engine = ColourEngine(puzzle.height, puzzle.width, len(puzzle.palette.colours) - 1,
-                          [b[0] for b in flat], [b[1] for b in flat], _starts(counts),
-                          counts, levels)
+    flat = [b for c in blocks for b in c]
+    try:
+        engine = Engine(puzzle.height, puzzle.width, colours, [b[0] for b in flat],
+                        [b[1] for b in flat], _starts(counts), counts, cache, general)
+    except MemoryError as exc:
+        raise OutOfMemory(f"out of memory: the engine for a {puzzle.size} puzzle: "
+                          f"{exc or 'no memory left for it'}") from None
     if board is not None:
-        engine.set_root(colour_grid_of(board))
+        engine.set_root(board.may[ROW])
     return engine
-
-
-def _lines(puzzle: Puzzle) -> tuple[list[int], list[int], list[int]]:
-    """Every line's block lengths in one list, rows first, each line's start in it and its
-    number of blocks: the engine's clues."""
-    rows, columns = puzzle.lengths  # computed once a puzzle
-    lines = rows + columns
-    counts = list(map(len, lines))
-    return list(chain.from_iterable(lines)) or [0], _starts(counts), counts
 
 
 def _seconds_left(deadline: Deadline) -> float:
@@ -228,20 +199,26 @@ def _starts(counts: list[int]) -> list[int]:
     return starts
 
 
-class _Searching:
-    """What both searches are on the Python side: an engine (black and white or colour)
-    stepped slice by slice, its counters, its root's line logic and probing. A subclass
-    makes ``engine``, reads its solutions (``_step``) and its root (``root``)."""
+class Search:
+    """One puzzle's search on the engine (:mod:`satnono.engine.search`), any palette,
+    stepped slice by slice: the root is the given board (or an open one), propagated and
+    probed to a fixpoint when the search starts; looking for one or two solutions it
+    restarts (:data:`RESTARTS`), looking for more it goes through the tree once, since
+    every restart would find the same ones first again. Its cost counts cells of the lines
+    solved (times one more than their machine words past 63 cells in black and white,
+    than their blocks in colour)."""
 
-    engine: Any
-    #: work between two looks at the clock
-    slice_ = SLICE
-
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, board: Board | None = None, general: bool = False):
+        self.puzzle = puzzle  # what a fresh engine is made of (implications)
         self.height, self.width = puzzle.height, puzzle.width
+        self.colours = len(puzzle.palette.colours) - 1
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
+        self.seen: set[bytes] = set()
+        self.engine = fresh_engine(puzzle, board, general=general)
+        #: work between two looks at the clock
+        self.slice_ = SLICE if self.engine.bw else COLOUR_SLICE
 
     @property
     def lines(self) -> int:
@@ -250,11 +227,12 @@ class _Searching:
 
     @property
     def cost(self) -> int:
-        """Work so far, the unit of slices and budgets (each engine says what it counts)."""
+        """Work so far, the unit of slices and budgets."""
         return int(self.engine.cost)
 
     def restarts(self, limit: int | None) -> None:
-        """Set up the search's restarts for ``limit`` solutions (none by default)."""
+        """Restarts for one or two solutions, none for more."""
+        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
 
     def solutions(self, limit: int | None, budget: int | None = None,
                   deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
@@ -266,9 +244,6 @@ class _Searching:
 
     def _stream(self, limit: int | None, budget: int | None, deadline: Deadline
                 ) -> Iterator[Solution]:
-        """The solutions in turn, up to ``limit`` given in all, the work spent
-        :attr:`slice_` at a time with the clock looked at between slices, until
-        ``budget``."""
         while limit is None or self.given < limit:
             if self.pending is not None:
                 sol, self.pending = self.pending, None
@@ -283,7 +258,7 @@ class _Searching:
                 self._step(end if budget is None else min(end, budget))
 
     def levels(self) -> int:
-        """How many levels the stack has room for now."""
+        """How many levels the search has room for now."""
         return int(self.engine.levels)
 
     def lines_only(self, deadline: Deadline = NO_DEADLINE) -> None:
@@ -294,29 +269,30 @@ class _Searching:
         if e.level != 0 or e.phase != 1 or e.root:
             return
         with self._timed(deadline):
-            ended = self._line_slice(True)
+            ended = int(e.line_logic(self.slice_))
         while ended == STOPPED:
             deadline.check()
             with self._timed(deadline):
-                ended = self._line_slice(False)
+                ended = int(e.line_logic(self.slice_))
         if ended == CONTRADICTION:
             e.root = 2
             self.done = True
 
-    def _line_slice(self, first: bool) -> int:
-        raise NotImplementedError
-
     @contextmanager
     def _timed(self, deadline: Deadline) -> Iterator[None]:
         """One call into the engine, which keeps ``deadline`` itself (a slice's work can
-        take seconds on a huge colour picture); past it the engine's state is no longer a
-        search's, so this search is over: SearchTimeout now and on every later call."""
+        take seconds on a huge picture); past it the engine's state is no longer a
+        search's, so this search is over: SearchTimeout now and on every later call. Memory
+        the engine could not have ends it with OutOfMemory, saying how much was open."""
         e = self.engine
         if e.expired:
             raise deadline.expired(self.given)
         e.limit_time(_seconds_left(deadline))
         try:
             yield
+        except MemoryError as exc:
+            raise OutOfMemory(f"out of memory: {exc or 'the engine could not have more'}"
+                              ) from None
         finally:
             e.limit_time(0.0)
         if e.expired:
@@ -332,45 +308,13 @@ class _Searching:
                 self._step(self.cost + self.slice_)
 
     def _step(self, end: int) -> None:
-        raise NotImplementedError
-
-    def count_into(self, stats: Stats) -> None:
-        e = self.engine
-        stats.line_solves += int(e.lines)
-        stats.nodes += int(e.nodes)
-        stats.max_depth = max(stats.max_depth, int(e.depth))
-
-
-class Search(_Searching):
-    """One black-and-white puzzle's search (:mod:`satnono.engine.search`): the root is the
-    given board (or an open one), propagated and probed to a fixpoint when the search
-    starts; looking for one or two solutions it restarts (:data:`RESTARTS`), looking for
-    more it goes through the tree once, since every restart would find the same ones first
-    again. Its cost counts cells of the lines solved, times one more than their machine
-    words past 63 cells."""
-
-    def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        super().__init__(puzzle)
-        self.puzzle = puzzle  # what a fresh engine is made of (implications)
-        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS),
-                                   board=board)
-        self.seen: set[bytes] = set()
-
-    def restarts(self, limit: int | None) -> None:
-        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
-
-    def _line_slice(self, first: bool) -> int:
-        # the black-and-white engine keeps its queue between calls itself
-        return int(self.engine.line_logic(self.slice_))
-
-    def _step(self, end: int) -> None:
         e = self.engine
         status = e.search(end)
         if status == FOUND:
             key = e.solution_grid
             if key not in self.seen:  # a run after a restart may meet it again
                 self.seen.add(key)
-                self.pending = solution_of(key, self.width)
+                self.pending = solution_of(e.layers(1), self.width)
             if e.level < 0:
                 self.done = True
         elif status == DONE:
@@ -380,172 +324,68 @@ class Search(_Searching):
         """The root's board after propagation and probing (None: the clues contradict)."""
         if self.engine.root == 2:
             return None
-        return board_of(self.engine.root_grid, self.width, self.height)
+        return board_of(self.engine, self.width, self.height, self.colours)
 
     def root_known(self) -> int:
         """Cells the root has decided (0 after a contradiction)."""
         if self.engine.root == 2:
             return 0
-        grid: bytes = self.engine.root_grid
-        return len(grid) - grid.count(OPEN)
+        return self.width * self.height - int(self.engine.open_now())
+
+    def count_into(self, stats: Stats) -> None:
+        e = self.engine
+        stats.line_solves += int(e.lines)
+        stats.nodes += int(e.nodes)
+        stats.max_depth = max(stats.max_depth, int(e.depth))
 
     def implications(self, board: Board, limit: int = IMPLICATIONS,
                      deadline: Deadline = NO_DEADLINE) -> list[tuple[int, int]]:
         """What probing ``board``'s open cells implies: pairs (a, b), "literal a implies
-        literal b", a literal being 2 × cell + 1 for filled and 2 × cell for empty (cells
-        row by row), b = -1 where a contradicts; at most ``limit`` pairs. Every solution
-        satisfies them, so they may be added to a CNF of ``board`` as binary clauses
-        (nonosolve's "probe clauses"); its own search is not touched. A round of probing
-        takes about a second on a random 150×150, so it runs in slices of :data:`SLICE`
-        work with the ``deadline`` looked at between them.
+        not literal b", a literal being ``cell × (colours + 1) + value`` ("the cell takes
+        that value": 0 the background, c block colour c; cells row by row), b = -1 where
+        a contradicts; at most ``limit`` pairs. Every solution satisfies them, so they may
+        be added to a CNF of ``board`` as binary clauses (nonosolve's "probe clauses"); its
+        own search is not touched. A round of probing takes about a second on a random
+        150×150, so it runs in slices of :data:`SLICE` work with the ``deadline`` looked
+        at between them.
 
         >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
-        >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) filled
-        [(0, 3), (0, 5)]
+        >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) not so
+        [(0, 2), (0, 4)]
         """
-        fresh = fresh_engine(self.puzzle, levels=1, memory=0)
-        grid = grid_of(board)
+        fresh = fresh_engine(self.puzzle, cache=1 << 10)
         flat = array("q")
-        cell = 0
+        cell, cells = 0, board.width * board.height
         fresh.limit_time(_seconds_left(deadline))
-        while cell < len(grid) and len(flat) < 2 * limit:
+        while cell < cells and len(flat) < 2 * limit:
             deadline.check()
-            chunk, cell = fresh.implications(grid, limit - len(flat) // 2, cell, SLICE)
+            chunk, cell = fresh.implications(board.may[ROW], limit - len(flat) // 2, cell,
+                                             SLICE)
             if fresh.expired:
                 raise deadline.expired()
             flat.frombytes(chunk)
         return list(zip(flat[::2], flat[1::2]))
 
 
-#: the engine's values of a cell, and what its searches return
-EMPTY, FILLED, OPEN = 1, 2, 3
+#: what the engine's searches return
 FOUND, DONE = 1, 2
 #: how line logic at the root ended (``line_logic``)
 CONTRADICTION, SETTLED, STOPPED = 0, 1, 2
-
-#: a grid's bytes as text digits: a cell filled in some solution ("may be filled": 2, 3)
-_FILLABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0011")
-_EMPTIABLE = bytes.maketrans(b"\x00\x01\x02\x03", b"0101")
-_FILLED = bytes.maketrans(b"\x00\x01\x02\x03", b"0010")
+#: a black-and-white cell's values as the engine keeps them
+EMPTY, FILLED, OPEN = 1, 2, 3
 
 
-def grid_of(board: Board) -> bytes:
-    """The engine's grid of ``board``: a byte a cell, row by row, 1 "may be empty" + 2
-    "may be filled"."""
-    may = board.may[ROW]
-    w = board.width
-    out = bytearray()
-    for r in range(board.height):
-        e = format(may[0][r], f"0{w}b")[::-1] if w else ""
-        f = format(may[1][r], f"0{w}b")[::-1] if w else ""
-        out += bytes(int(a) + 2 * int(b) for a, b in zip(e, f))
-    return bytes(out)
+def solution_of(layers: list[list[int]], width: int) -> Solution:
+    """The solution a solved grid is, from the engine's layers (background first)."""
+    return Solution(width, tuple(layers[1]), tuple(tuple(x) for x in layers[2:]))
 
 
-def _rows(grid: bytes, width: int, table: bytes) -> list[int]:
-    """Each row of ``grid`` as a mask of the cells ``table`` marks '1'."""
-    text = grid.translate(table)
-    return [int(text[i:i + width][::-1], 2) for i in range(0, len(text), width)]
-
-
-def solution_of(grid: bytes, width: int) -> Solution:
-    """The solution a solved grid is."""
-    return Solution(width, tuple(_rows(grid, width, _FILLED)))
-
-
-def board_of(grid: bytes, width: int, height: int) -> Board | None:
-    """The board of a grid (None where a cell can be neither: a contradiction)."""
-    if 0 in grid:
-        return None
-    b = Board(width, height)
-    for value, table in ((0, _EMPTIABLE), (1, _FILLABLE)):
-        rows = _rows(grid, width, table)
-        b.may[ROW][value][:] = rows
-        b.may[ROW.other][value][:] = transpose(rows, width)
-    return b
-
-
-class ColourSearch(_Searching):
-    """One puzzle's search on the general engine (:mod:`satnono.engine.colour`), in colour
-    or black and white (a palette of one colour): the root is the given board (or an open
-    one), propagated and probed to a fixpoint when the search starts. Its cost counts cells
-    of the lines solved times one more than their blocks."""
-
-    slice_ = COLOUR_SLICE
-
-    def __init__(self, puzzle: Puzzle, board: Board | None = None):
-        super().__init__(puzzle)
-        self.colours = len(puzzle.palette.colours) - 1
-        self.engine = fresh_engine(puzzle, min(self.height * self.width + 1, LEVELS),
-                                   general=True, board=board)
-
-    def _line_slice(self, first: bool) -> int:
-        return int(self.engine.line_logic(first, self.slice_))
-
-    def _step(self, end: int) -> None:
-        status = self.engine.search(end)
-        if status == FOUND:
-            self.pending = colour_solution_of(self.engine.solution_grid, self.width,
-                                              self.colours)
-        elif status == DONE:
-            self.done = True
-
-    def root(self) -> Board | None:
-        """The root's board after propagation and probing (None: the clues contradict)."""
-        if self.engine.root == 2:
-            return None
-        return colour_board_of(self.engine.root_grid, self.width, self.height, self.colours)
-
-    def root_known(self) -> int:
-        """Cells the root has decided (0 after a contradiction)."""
-        if self.engine.root == 2:
-            return 0
-        return sum(1 for m in self.engine.root_grid if m & (m - 1) == 0)
-
-
-def colour_grid_of(board: Board) -> list[int]:
-    """The engine's colour grid of ``board``: a cell's colours as bits, row by row."""
-    w = board.width
-    g = [0] * (board.height * w)
-    for colour, layer in enumerate(board.may[ROW]):
-        bit = 1 << colour
-        for r, mask in enumerate(layer):
-            while mask:
-                low = mask & -mask
-                g[r * w + low.bit_length() - 1] |= bit
-                mask ^= low
-    return g
-
-
-def colour_board_of(grid: list[int], width: int, height: int, colours: int) -> Board | None:
-    """The board of a colour grid (None where a cell can take no colour)."""
-    if 0 in grid:
-        return None
+def board_of(engine: Any, width: int, height: int, colours: int) -> Board:
+    """The board of the engine's root."""
     b = Board(width, height, colours)
-    for colour in range(colours + 1):
-        rows = _layer(grid, width, 1 << colour)
-        b.may[ROW][colour][:] = rows
-        b.may[ROW.other][colour][:] = transpose(rows, width)
+    rows, columns = engine.layers(0), engine.layers(0, True)
+    for value in range(colours + 1):
+        b.may[ROW][value][:] = rows[value]
+        b.may[COLUMN][value][:] = columns[value]
     return b
 
-
-def _layer(grid: list[int], width: int, bit: int) -> list[int]:
-    """Each row's mask of the cells whose colours include ``bit``."""
-    out = []
-    for start in range(0, len(grid), width):
-        mask = 0
-        for c, m in enumerate(grid[start:start + width]):
-            if m & bit:
-                mask |= 1 << c
-        out.append(mask)
-    return out
-
-
-def colour_solution_of(grid: list[int], width: int, colours: int) -> Solution:
-    """The solution a solved colour grid is: a layer per block colour."""
-    layers = []
-    for colour in range(1, colours + 1):
-        bit = 1 << colour
-        layers.append(tuple(sum(1 << c for c, m in enumerate(grid[s:s + width]) if m == bit)
-                            for s in range(0, len(grid), width)))
-    return Solution(width, layers[0], tuple(layers[1:]))
