@@ -246,7 +246,7 @@ def stages(plan: Plan, ctx: Context, deadline: Deadline, limit: int | None
             ctx.observer(Found(1), start.board)
         yield start.board.to_solution()
         return
-    plan = plan.at_root(start.board, ctx.puzzle.palette.black_and_white)
+    plan = plan.at_root(start.board, ctx.puzzle.palette.black_and_white, limit)
     yield from backend_row(plan.backend).run(start, ctx=ctx, deadline=deadline, limit=limit,
                                              plan=plan)
 

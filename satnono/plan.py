@@ -38,7 +38,15 @@ class Tuning:
     it saves. ``neighbour_after``: the work the compiled search looks on for a second
     solution before a 2×2 swap of the first is tried. ``code``: how the CNF stage gets the
     lines (the order encoding takes CaDiCaL to a first solution in half the automaton's
-    time on what the compiled search hands over).
+    time on what the compiled search hands over). ``inform_rounds``: belief propagation
+    over the probed root, at most this many passes (until no message moves by 0.001),
+    sets the value the compiled search tries first at each cell, looking for one or two
+    solutions (0: none); tournament sets take two thirds of the time with 20 to 50, more
+    passes cost more than they save (benchmarks/results/NOTES.md). ``bp_rounds`` and
+    ``bp_tolerance``: belief propagation for the SAT solver's first values, run to the
+    tolerance, at most that many passes (0: no first values); Knotty's messages settle in
+    146 passes, and from 25 on its first solution takes 1,044 conflicts or none, against
+    14,410 after 20 and nothing in 20 s after 10.
     """
 
     budget: int = 200_000_000
@@ -47,6 +55,9 @@ class Tuning:
     kissat_cells: int = 1024
     neighbour_after: int = 2_000_000
     code: LineCode = LineCode.ORDER
+    inform_rounds: int = 30
+    bp_rounds: int = 200
+    bp_tolerance: float = 1e-4
 
 
 #: the numbers every run uses unless given others
@@ -59,8 +70,9 @@ class Plan:
     (``depth``) and whether the compiled engine does it (``compiled``), and the backend's
     options (:data:`satnono.backends.OPTIONS`; ``workers`` None means the free cores,
     measured, for sat and one for CP-SAT). From the presolved root (:meth:`at_root`, the
-    sat backend): the compiled search's ``budget`` and whether Kissat looks for the first
-    solution (``kissat_first``)."""
+    sat backend): the compiled search's ``budget``, whether Kissat looks for the first
+    solution (``kissat_first``) and belief propagation's passes for the compiled search's
+    first values (``inform_rounds``, 0: none)."""
 
     backend: str
     depth: Depth = Depth.PROBED
@@ -71,7 +83,9 @@ class Plan:
     learning: bool = True
     search: int | None = None
     budget: int | None = None
+    phases: bool = True
     kissat_first: bool = False
+    inform_rounds: int = 0
     tuning: Tuning = field(default=TUNING, compare=False)
 
     @property
@@ -79,11 +93,13 @@ class Plan:
         """Processes the Python probing may share (the compiled engine probes in one)."""
         return self.workers or 1
 
-    def at_root(self, board: Board, black_and_white: bool) -> Plan:
+    def at_root(self, board: Board, black_and_white: bool, limit: int | None = 2) -> Plan:
         """The sat backend's choices for the root presolving left (``board``, open): Kissat
         first past :attr:`Tuning.kissat_cells` open choices (the default solver, a Kissat
-        program present, not one racer of a race run elsewhere: ``search``), and the
-        compiled search's budget unless one was given. Other backends: unchanged."""
+        program present, not one racer of a race run elsewhere: ``search``), the compiled
+        search's budget unless one was given, and, looking for one or two solutions
+        (``limit``) with first values, belief propagation's passes for the search's first
+        values (``inform_rounds``). Other backends: unchanged."""
         if self.backend != "sat":
             return self
         kissat_first = self.search is None and self.solver == DEFAULT_SOLVER and \
@@ -92,7 +108,9 @@ class Plan:
         if budget is None:
             budget = self.tuning.large_budget if kissat_first else \
                 self.tuning.budget if black_and_white else self.tuning.colour_budget
-        return replace(self, kissat_first=kissat_first, budget=budget)
+        inform = self.tuning.inform_rounds if self.phases and budget and \
+            limit is not None and limit <= 2 else 0
+        return replace(self, kissat_first=kissat_first, budget=budget, inform_rounds=inform)
 
 
 def plan_for(row: Backend, options: dict[str, object], *, observed: bool = False,

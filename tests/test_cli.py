@@ -124,7 +124,7 @@ def test_each_backend_option_is_one_flag_mapped_to_the_library(tmp_path, capsys)
     add_backend_options(parser)
     given = {"solver": ["--solver", "glucose4"], "workers": ["--workers", "3"],
              "probing": ["--no-probing"], "learning": ["--no-learning"],
-             "budget": ["--budget", "0"]}
+             "budget": ["--budget", "0"], "phases": ["--no-phases"]}
     flagged = {name for name, o in OPTIONS.items() if o.flag is not None}
     assert flagged == set(given)
     for name, argv in given.items():
@@ -132,7 +132,7 @@ def test_each_backend_option_is_one_flag_mapped_to_the_library(tmp_path, capsys)
         backend = "native" if name == "learning" else "sat"
         assert backend_options(args, backend) == {
             name: {"solver": "glucose4", "workers": 3, "probing": False,
-                   "learning": False, "budget": 0}[name]}
+                   "learning": False, "budget": 0, "phases": False}[name]}
     assert backend_options(parser.parse_args([]), "sat") == {}
     p = tmp_path / "perm.json"
     p.write_text(json.dumps({"rows": [[1]] * 3, "columns": [[1]] * 3}))

@@ -140,3 +140,49 @@ def test_bad_input_is_a_clear_error_and_no_file(tmp_path, capsys):
     assert main(["encode", str(bad), "-o", str(out)]) != 0
     err = capsys.readouterr().err
     assert "bad.non" in err and "Traceback" not in err and not out.exists()
+
+
+@pytest.mark.parametrize("encoding", ["automaton", "order"])
+def test_the_phase_lines_are_a_first_assignment_a_real_kissat_takes(tmp_path, encoding):
+    """The 'c phase' lines give each variable one literal, the cells and (order) the
+    blocks' bounds; the kissat program, given the file with every variable whose phase is
+    false renamed to its negation and told to keep its first values, finds a model that is
+    one of the puzzle's solutions."""
+    import subprocess
+
+    from satnono.backends import kissat
+    from satnono.logic import compiled
+
+    puzzle = puzzle_from_picture(random_picture(random.Random(4), 25, 25, 0.5))
+    src = tmp_path / "p.json"
+    save(puzzle, str(src))
+    cnf = tmp_path / "p.cnf"
+    assert main(["encode", str(src), "-o", str(cnf), "--encoding", encoding]) == 0
+    text = cnf.read_text().splitlines()
+    phases = [int(x) for line in text if line.startswith("c phase ")
+              for x in line.split()[2:-1]]
+    clauses, top, cells, known, _, _ = read_file(cnf)
+    if not compiled.available():
+        assert phases == []
+        return
+    assert len({abs(x) for x in phases}) == len(phases) and set(cells) <= {abs(x) for x in phases}
+    assert all(0 < abs(x) <= top for x in phases)
+    if encoding == "order":
+        assert len(phases) > len(cells)  # the bounds too
+    program = kissat.program()
+    if program is None:
+        pytest.skip("no kissat program here")
+    flip = {-x for x in phases if x < 0}
+    dimacs = f"p cnf {top} {len(clauses)}\n" + "".join(
+        " ".join(str(-x if abs(x) in flip else x) for x in c) + " 0\n" for c in clauses)
+    done = subprocess.run([program, "-q", "--forcephase=true"], input=dimacs,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 10
+    model = {abs(int(w)) if (int(w) > 0) != (abs(int(w)) in flip) else -abs(int(w))
+             for line in done.stdout.splitlines() if line.startswith("v ")
+             for w in line.split()[1:] if w != "0"}
+    grid = [list(row) for row in known]
+    for v, (r, c) in cells.items():
+        grid[r - 1][c - 1] = "#" if v in model else "."
+    assert tuple("".join(row) for row in grid) in {
+        tuple(s.strings()) for s in solve(puzzle, limit=10**6, timeout=60)}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from satnono import solve
 from satnono.logic.compiled import Search
-from satnono.model.puzzle import Puzzle, puzzle_from_picture
+from satnono.model.puzzle import Puzzle, is_solution, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
 
 from .conftest import (
@@ -330,3 +330,34 @@ def test_ctrl_c_inside_one_long_call_of_the_engine_is_raised_there():
     assert search.engine.expired
     with pytest.raises(SearchTimeout):
         list(search.solutions(1))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(pictures(), st.integers(0, 2**32))
+def test_the_preferred_values_lead_the_search_to_the_solution_they_spell(puzzle, seed):
+    """Each cell tries its preferred value first (on the first run): preferring one of the
+    solutions, the search's first solution is that one, and preferring any values loses
+    none (the same solution set)."""
+    every = sorted(brute_solutions(puzzle), key=lambda s: s.rows)
+    assume(every)
+    chosen = every[random.Random(seed).randrange(len(every))]
+    values = bytes(1 if chosen.filled(r, c) else 0
+                   for r in range(puzzle.height) for c in range(puzzle.width))
+    s = Search(puzzle)
+    s.engine.prefer(values)
+    assert next(iter(s.solutions(limit=1))) == chosen
+    s = Search(puzzle)
+    s.engine.prefer(bytes(random.Random(seed).randrange(2)
+                          for _ in range(puzzle.width * puzzle.height)))
+    assert set(s.solutions(limit=None)) == set(every)
+
+
+def test_belief_propagation_informs_the_search_and_is_kept():
+    p = puzzle_from_picture(random_picture(random.Random(21), 12, 12, 0.5))
+    s = Search(p)
+    s.root_only()
+    found = s.inform(20, 1e-3)
+    assert found is not None and s.beliefs is found and len(found.slots) == 144 - s.root_known()
+    assert s.inform(20, 1e-3) is found  # once
+    got = list(s.solutions(limit=2))
+    assert got and all(is_solution(p, sol) for sol in got)

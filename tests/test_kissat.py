@@ -62,7 +62,13 @@ def _palette(colours: int) -> Palette:
 
 @needs_kissat
 def test_first_model_sat_unsat_and_its_time_limit():
-    assert kissat.first_model([[1, 2], [-1], [2, 3]], 3, NO_DEADLINE) in ([2], [2, 3])
+    assert kissat.first_model([[1, 2], [-1], [2, 3]], 3, NO_DEADLINE) in ([-1, 2, -3],
+                                                                         [-1, 2, 3])
+    # first values: the renamed CNF's model renamed back, and the values kept where free
+    assert kissat.first_model([[1, 2], [-1], [2, 3]], 3, NO_DEADLINE,
+                              phases=[-1, 2, -3]) == [-1, 2, -3]
+    assert kissat.first_model([[1, 2], [-1], [2, 3]], 3, NO_DEADLINE,
+                              phases=[1, 2, 3]) == [-1, 2, 3]
     assert kissat.first_model([[1], [-1, 2], [-2]], 2, NO_DEADLINE) is None
     # twelve pigeons, eleven holes: more than ten seconds of Kissat here
     holes = 11

@@ -128,6 +128,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("budget", _check_budget, "--budget", "sat backend: the compiled search's work "
            "before the CNF stage, in cells of the lines it solves (default: chosen by the "
            "puzzle; 0: straight to the CNF stage)", count_number, "N"),
+    Option("phases", _check_switch("phases"), "--no-phases",
+           "sat backend: give the SAT solver no first values (default: each variable's "
+           "likelier value by belief propagation between rows and columns)"),
     Option("search", _check_search),
 )}
 
@@ -217,7 +220,7 @@ BACKENDS: dict[str, Backend] = {b.name: b for b in (
             ("probing", "learning"), nodes=True),
     Backend("sat", "satnono.backends.sat:solutions",
             "propagation and probing, then CaDiCaL on the residual CNF (the default)",
-            ("solver", "probing", "workers", "search", "budget"), compiled=True,
+            ("solver", "probing", "workers", "search", "budget", "phases"), compiled=True,
             libraries=("pysat.solvers", "satnono.engine.search"),
             check="satnono.backends.solver:check_limit", nodes=True),
     Backend("cpsat", "satnono.backends.cpsat:solutions",

@@ -46,22 +46,35 @@ def program() -> str | None:
 
 
 def first_model(clauses: list[list[int]], variables: int, deadline: Deadline,
-                seed: int | None = None) -> list[int] | None:
-    """A model of the clauses (its true variables), or None when there is none; raises
-    :class:`~satnono.errors.SearchTimeout` at the deadline. ``seed`` picks another of
-    Kissat's searches (its ``--seed``; a racer's).
+                seed: int | None = None, phases: list[int] | None = None) -> list[int] | None:
+    """A model of the clauses (the literal of every variable), or None when there is none;
+    raises :class:`~satnono.errors.SearchTimeout` at the deadline. ``seed`` picks another
+    of Kissat's searches (its ``--seed``; a racer's). ``phases`` (literals) are where its
+    decisions go, always: Kissat has no call for that, and decides every variable true
+    first, so each variable whose phase is false is renamed to its negation in the CNF
+    it is given (and back in its model), and ``--forcephase`` keeps the phase from
+    drifting (nonosolve's way, src/sat.cpp; on Knotty 0.08 s forced against 3.9 s as a
+    mere start, shared/notes/knotty-phases.md).
 
     >>> from satnono.runtime.deadline import NO_DEADLINE
-    >>> first_model([[1, 2], [-1]], 2, NO_DEADLINE) if program() else [2]
-    [2]
+    >>> first_model([[1, 2], [-1]], 2, NO_DEADLINE) if program() else [-1, 2]
+    [-1, 2]
+    >>> first_model([[1, 2], [-1, -2]], 2, NO_DEADLINE, phases=[-1, 2]) if program() else [-1, 2]
+    [-1, 2]
     """
     kissat = program()
     if kissat is None:
         raise SolverFailed("kissat is not installed")
-    text = f"p cnf {variables} {len(clauses)}\n" + "".join(
-        " ".join(map(str, c)) + " 0\n" for c in clauses)
+    flip = {-lit for lit in phases or () if lit < 0}
+    if flip:
+        text = f"p cnf {variables} {len(clauses)}\n" + "".join(
+            " ".join(str(-x if abs(x) in flip else x) for x in c) + " 0\n" for c in clauses)
+    else:
+        text = f"p cnf {variables} {len(clauses)}\n" + "".join(
+            " ".join(map(str, c)) + " 0\n" for c in clauses)
     try:
-        argv = [kissat, "-q"] + ([] if seed is None else [f"--seed={seed}"])
+        argv = [kissat, "-q"] + ([] if seed is None else [f"--seed={seed}"]) + \
+            (["--forcephase=true"] if phases else [])
         done = subprocess.run(argv, input=text, capture_output=True, text=True,
                               timeout=deadline.left(), preexec_fn=dies_with_this_process())
     except subprocess.TimeoutExpired:
@@ -74,5 +87,6 @@ def first_model(clauses: list[list[int]], variables: int, deadline: Deadline,
     if done.returncode != 10:
         why = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
         raise SolverFailed(f"kissat ended with status {done.returncode}: {why[0][:200]}")
-    return [int(w) for line in done.stdout.splitlines() if line.startswith("v ")
-            for w in line[2:].split() if int(w) > 0]
+    model = [int(w) for line in done.stdout.splitlines() if line.startswith("v ")
+             for w in line[2:].split() if w != "0"]
+    return [-x if abs(x) in flip else x for x in model] if flip else model

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from ..encode.phases import phases
 from ..encode.residual import add_implications, decode_solution, residual
-from ..logic.compiled import Search
+from ..logic.compiled import Search, beliefs
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..model.puzzle import Puzzle
@@ -89,6 +90,13 @@ def _encoded(ctx: Context, start: Presolved, deadline: Deadline, plan: Plan
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
+    if enc is not None and start.board is not None and plan.phases and \
+            plan.tuning.bp_rounds > 0:
+        with ctx.stats.timing("phases"):
+            found = beliefs(ctx.puzzle, start.board, plan.tuning.bp_rounds,
+                            plan.tuning.bp_tolerance)
+            if found is not None:
+                enc.phases = phases(enc, found)
     return enc
 
 
@@ -99,15 +107,17 @@ def _cnf_stage(enc: Encoding, racers: list[Racer], dfs: Search | None, ctx: Cont
     swap) then CaDiCaL beside it, where Kissat goes first on one core; the ``racers``
     raced, where there are several; else one pysat solver (``setting``, or the one-core
     search) alone."""
-    phases = None
+    first_values = enc.phases or None
     if not found.solutions and limit != 0 and len(racers) == 1 and \
             racers[0].kind is Kind.KISSAT:
-        for sol in ctx.stats.timed("search", _kissat_first(enc, ctx.puzzle, limit, deadline)):
+        kissat_model: list[int] = []
+        for sol in ctx.stats.timed("search", _kissat_first(enc, ctx.puzzle, limit, deadline,
+                                                           model=kissat_model)):
             found.solutions.append(sol)
             yield sol
         if not found.solutions:
             return
-        phases = _phases(enc, found.solutions[0])
+        first_values = kissat_model  # the next solution is looked for beside the first
     for i, sol in enumerate(found.solutions):  # already given: rule them out
         enc.clauses.append(_blocking(enc, sol))
         if i % 1024 == 1023:  # the search may have listed hundreds of thousands
@@ -118,7 +128,7 @@ def _cnf_stage(enc: Encoding, racers: list[Racer], dfs: Search | None, ctx: Cont
     if len(racers) > 1:
         yield from _raced(racers, enc, dfs, ctx, plan.solver, left, found.solutions, deadline)
         return
-    for true in models(enc, plan.solver, left, deadline, ctx.stats, setting, phases):
+    for true in models(enc, plan.solver, left, deadline, ctx.stats, setting, first_values):
         yield decode_solution(enc, true)
 
 
@@ -194,10 +204,12 @@ def _raced(racers: list[Racer], enc: Encoding, dfs: Search | None, ctx: Context,
                                                          cells, left, deadline, racer.seed))))
             else:
                 made.append((_tagged, (i, steered, (base, solver, cells, left, racer.seed,
-                                                    racer.forced, racer.focused))))
+                                                    racer.forced, racer.focused,
+                                                    bool(enc.phases)))))
         return made
 
-    for i, item in loaded_race(enc, solver, deadline, jobs, ctx.stats, what="racing search"):
+    for i, item in loaded_race(enc, solver, deadline, jobs, ctx.stats, enc.phases or None,
+                               what="racing search"):
         ctx.stats.winner = ctx.stats.racers[i]
         yield item if isinstance(item, Solution) else decode_solution(enc, set(item))
 
@@ -228,25 +240,33 @@ def _kissat_then(base: Any, solver: str, enc: Encoding, puzzle: Puzzle, cells: l
     """A racer: the one-core path's order (:func:`_kissat_first`), then CaDiCaL
     (``base``, this child's copy) beside the first solution for the rest."""
     given = []
-    for sol in _kissat_first(enc, puzzle, left, deadline, seed):
+    model: list[int] = []
+    for sol in _kissat_first(enc, puzzle, left, deadline, seed, model):
         given.append(sol)
         yield sol
     if not given or left is not None and left <= len(given):
         return
     for sol in given:
         base.add_clause(_blocking(enc, sol))
-    base.set_phases(_phases(enc, given[0]))
-    yield from steered(base, solver, cells, None if left is None else left - len(given))
+    base.set_phases(model)
+    yield from steered(base, solver, cells, None if left is None else left - len(given),
+                       follow=True)
 
 
 def _kissat_first(enc: Encoding, puzzle: Puzzle, limit: int | None, deadline: Deadline,
-                  seed: int | None = None) -> Iterator[Solution]:
-    """Kissat's first solution, then, where more than one is wanted, one a 2×2 swap away
-    (black and white): it costs nothing to find (nonosolve's trick); else CaDiCaL looks
-    beside the first (its phases), where the next one usually is."""
-    first = kissat.first_model(enc.clauses, enc.variables, deadline, seed)
+                  seed: int | None = None, model: list[int] | None = None
+                  ) -> Iterator[Solution]:
+    """Kissat's first solution (from the CNF's first values, where it has them), then,
+    where more than one is wanted, one a 2×2 swap away (black and white): it costs nothing
+    to find (nonosolve's trick); else CaDiCaL looks beside the first, where the next one
+    usually is: ``model`` gets the first's every literal, CaDiCaL's first values for it
+    (with the cells' alone the second solution of Knotty took 22–36 thousand conflicts;
+    with every variable's, one)."""
+    first = kissat.first_model(enc.clauses, enc.variables, deadline, seed, enc.phases or None)
     if first is None:
         return
+    if model is not None:
+        model[:] = first
     sol = decode_solution(enc, first)
     yield sol
     other = swapped(puzzle, sol) if limit != 1 and puzzle.palette.black_and_white else None
@@ -344,6 +364,9 @@ def _searched(dfs: Search, ctx: Context, limit: int | None, plan: Plan,
     search goes on."""
     budget = plan.budget or 0
     after = plan.tuning.neighbour_after
+    if plan.inform_rounds:
+        with ctx.stats.timing("phases"):
+            dfs.inform(plan.inform_rounds, 1e-3)
     seen = set(found.solutions)
     # looking for the first solution with a 2×2 swap to follow, then a little further,
     # then on as usual

@@ -69,14 +69,15 @@ def models(enc: Encoding, solver: str, limit: int | None, deadline: Deadline,
            phases: list[int] | None = None) -> Iterator[set[int]]:
     """The true cell variables of each model of the residual CNF, up to ``limit``, found by
     one search (the one-worker search of :func:`searches`, or the ``setting`` given),
-    deciding the ``phases`` given first (literals: a solution already found, so that the
-    next is looked for beside it); the time loading and searching take go into
-    ``stats``."""
+    deciding the ``phases`` given first (literals: belief propagation's, or a solution
+    already found, so that the next is looked for beside it), and each next one beside
+    the last; the time loading and searching take go into ``stats``."""
     cells = list(enc.cells.values())
     how = setting or searches(1)[0]
 
     def one(base: Any) -> list[Job]:
-        return [(steered, (base, solver, cells, limit, how.seed, how.forced, how.focused))]
+        return [(steered, (base, solver, cells, limit, how.seed, how.forced, how.focused,
+                           bool(phases)))]
 
     for true in loaded_race(enc, solver, deadline, one, stats, phases):
         yield set(true)
@@ -207,6 +208,8 @@ def enumerate_models(solver: str, clauses: list[list[int]], cells: list[int], li
 
 
 def each_model(s, cells: list[int], limit: int | None, forced: bool) -> Iterator[set[int]]:
+    """Each model's true cell variables, one blocking clause after each; ``forced``: the
+    phases are CaDiCaL's forced ones, and each model's become the next search's."""
     found = 0
     while solve_call(s):
         model = s.get_model()
@@ -234,10 +237,12 @@ def solve_call(s: Any, assumptions: list[int] | None = None) -> bool:
 
 
 def steered(s, name: str, cells: list[int], limit: int | None, seed: int | None = None,
-             forced: bool | None = None, focused: bool = False) -> Iterator[list[int]]:
+             forced: bool | None = None, focused: bool = False, follow: bool = False
+             ) -> Iterator[list[int]]:
     """A racer: steer the loaded solver ``s`` (its own copy, in a child) and enumerate;
-    what :func:`race` yields (in the order found; a list, sent back from a child)."""
+    what :func:`race` yields (in the order found; a list, sent back from a child).
+    ``follow``: first values were set, and each model's are the next search's."""
     steer(s, name, seed, forced, focused)
-    for true in each_model(s, cells, limit, forced is not None):
+    for true in each_model(s, cells, limit, forced is not None or follow):
         yield sorted(true)
 

@@ -19,8 +19,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
         "what is left as DIMACS: each open line as an automaton (or with --encoding order, "
         "as block bounds and the cells they fill), the cells' variables named "
         "in a comment header ('c cell VARIABLE ROW COLUMN') with the cells logic fixed, and "
-        "the projection onto the cells ('c p show', 'c ind') for model counters. Every "
-        "model is one solution.",
+        "the projection onto the cells ('c p show', 'c ind') for model counters, and where "
+        "each variable's likelier value is by belief propagation ('c phase', literals: a SAT "
+        "solver's first values, as satnono's own solvers take them). Every model is one "
+        "solution.",
         epilog="example: satnono encode cup.non -o cup.cnf && kissat cup.cnf")
     add_input(p)
     p.add_argument("-o", "--output", metavar="OUT", help="the CNF file (default: standard "
@@ -34,6 +36,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "before p' and the cells the blocks fill: what satnono's SAT backend gives "
                    "Kissat and CaDiCaL, often faster to a first solution where logic leaves the "
                    "puzzle open)")
+    p.add_argument("--no-phases", action="store_true",
+                   help="leave out the 'c phase' lines (belief propagation's first values)")
     add_timeout(p, "give up presolving and encoding after S seconds")
     p.set_defaults(run=run)
     return p
@@ -49,6 +53,13 @@ def run(args: argparse.Namespace) -> int:
     puzzle = load_one(args)  # validated as it is read
     res = residual(puzzle, deadline=Deadline.after(args.timeout), depth=Depth(args.depth),
                    code=LineCode(args.encoding))
+    if res.encoding is not None and res.board is not None and not args.no_phases:
+        from ..encode.phases import phases
+        from ..logic.compiled import beliefs
+
+        found = beliefs(puzzle, res.board)
+        if found is not None:
+            res.encoding.phases = phases(res.encoding, found)
     with atomic_output(args.output) as out:
         write_residual(out, res, puzzle, shown(args.puzzle))
     return ExitStatus.OK

@@ -36,6 +36,13 @@ class Encoding:
     aux_per_line: dict[Hashable, int] = field(default_factory=dict)
     #: how the black-and-white lines were encoded (colour lines are always automata)
     code: LineCode = LineCode.AUTOMATON
+    #: the order encoding's variables of each line it encoded (:mod:`.order`): per block,
+    #: its first and last possible start and the variable of "starts at or before the
+    #: first" (those of the later starts follow it in order)
+    orders: dict[Hashable, list[tuple[int, int, int]]] = field(default_factory=dict)
+    #: where a SAT solver's first decisions go, as literals (:func:`.phases.phases`): empty
+    #: for none
+    phases: list[int] = field(default_factory=list)
 
     @property
     def variables(self) -> int:

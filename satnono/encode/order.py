@@ -97,6 +97,8 @@ def encode_line_order(enc: Encoding, line: Hashable, clue: tuple[int, ...], n: i
             pool.top += 1
             ys[p] = pool.top
         y.append(ys)
+    enc.orders[line] = [(lo[j], hi[j], y[j][lo[j]] if hi[j] > lo[j] else 0)
+                        for j in range(k)]
 
     def order(j: int, p: int) -> int:
         """start_j ≤ p"""

@@ -116,8 +116,10 @@ cdef class Engine:
     # random generator
     cdef public int64_t level, phase, probe_pos, probe_quiet, restart, run, run_nodes
     cdef public double noise
-    # whether probing remembers at all (off: every probe runs again, for tests)
+    # whether probing remembers at all (off: every probe runs again, for tests); each
+    # cell's preferred first value (prefer)
     cdef public bint remember
+    cdef uint8_t* preferred
     cdef uint64_t seed
     # the work so far: line solves, nodes, the deepest level, how the root ended (0 not
     # yet, 1 consistent, 2 a contradiction), the cost (a line of n cells costs n in black
@@ -146,7 +148,7 @@ cdef class Engine:
     cdef bint enter(self) noexcept nogil
     cdef void leave(self, cell_t* g, int64_t level) noexcept nogil
     cdef double _random(self) noexcept nogil
-    cdef uint64_t _pick(self, uint64_t left) noexcept nogil
+    cdef uint64_t _pick(self, int64_t cell, uint64_t left) noexcept nogil
     cdef int _search(self, cell_t* g, int64_t budget) noexcept nogil
     cdef bint _branch(self, cell_t* g, int64_t d, int64_t cell) noexcept nogil
     cdef bint _backtrack(self, cell_t* g) noexcept nogil

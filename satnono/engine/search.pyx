@@ -425,6 +425,7 @@ cdef class Engine:
         free(self.tried)
         free(self.level_trail)
         free(self.level_memo)
+        free(self.preferred)
 
     def __init__(self, int64_t height, int64_t width, int colours, sizes, cols, starts,
                  counts, int64_t cache=1 << 16, bint general=False):
@@ -614,19 +615,30 @@ cdef class Engine:
         cdef int64_t cell = 1 if self.bw else 8
         return (<char*>self.solution)[:self.cells * cell]
 
+    def prefer(self, bytes values):
+        """The value each cell tries first when the search branches on it (a byte a cell:
+        0 the background, c block colour c), on even runs; odd runs take the lowest."""
+        if len(values) != self.cells:
+            raise ValueError(f"a value for each of {self.cells} cells, not {len(values)}")
+        if self.preferred == NULL:
+            self.preferred = <uint8_t*>_alloc(self.cells, 1)
+        memcpy(self.preferred, <const char*>values, self.cells)
+
     @property
     def open_cells(self):
         """Cells the root's line logic left open (slots given to them; -1 before)."""
         return self.nopen
 
-    def open_now(self):
-        """Cells of the grid still open."""
+    def open_now(self, bint root=False):
+        """Cells of the grid still open (``root``: of the root, once the search has left
+        it)."""
         cdef int64_t i, n = 0
+        cdef void* g = self.root_copy if root and self.root_saved else self.grid
         for i in range(self.cells):
             if self.bw:
-                n += not _single((<uint8_t*>self.grid)[i])
+                n += not _single((<uint8_t*>g)[i])
             else:
-                n += not _single((<uint64_t*>self.grid)[i])
+                n += not _single((<uint64_t*>g)[i])
         return n
 
     # ------------------------------------------------------------ the grid and its words
@@ -898,7 +910,7 @@ cdef class Engine:
         cdef int64_t gain, tick, last_value = 0
         cdef uint64_t m, bits, b, v
         cdef double product
-        cdef bint ok, agreed, high = self.run % 2 == 0
+        cdef bint ok, agreed
         cdef uint64_t* solved = self.solved
         while self.probe_quiet < nopen:
             slot = self.probe_pos
@@ -1050,16 +1062,22 @@ cdef class Engine:
         self.seed = x
         return <double>(x >> 11) * (1.0 / 9007199254740992.0)
 
-    cdef uint64_t _pick(self, uint64_t left) noexcept nogil:
-        """The value to try next of those ``left``: the highest (a block colour before
-        the background) on even runs, the lowest on odd ones."""
+    cdef uint64_t _pick(self, int64_t cell, uint64_t left) noexcept nogil:
+        """The value to try next of those ``left``: the preferred one where it is left and
+        the run is even (:meth:`prefer`), else the highest (a block colour before the
+        background) on even runs, the lowest on odd ones."""
+        cdef uint64_t want
         if self.run % 2 == 0:
+            if self.preferred != NULL:
+                want = ONE << self.preferred[cell]
+                if want & left:
+                    return want
             return ONE << (63 - __builtin_clzll(left))
         return left & (~left + ONE)
 
     cdef bint _branch(self, cell_t* g, int64_t d, int64_t cell) noexcept nogil:
         """Level ``d`` branches on ``cell``: its first value, one level down."""
-        cdef uint64_t value = self._pick(g[cell])
+        cdef uint64_t value = self._pick(cell, g[cell])
         if not self.enter() or not self._room(1):
             return False
         self.branch[d] = cell
@@ -1080,7 +1098,7 @@ cdef class Engine:
             c = self.branch[d]
             left = g[c] & ~self.tried[d]
             if left:
-                value = self._pick(left)
+                value = self._pick(c, left)
                 self.tried[d] |= value
                 self.enter()
                 self._set(g, c, value)

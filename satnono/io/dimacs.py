@@ -17,6 +17,8 @@ program can be drawn without satnono::
 read them start with ``c format:``)
     c p show 1 2 ... 0  (the projection onto the cells: model counting competition format)
     c ind 1 2 ... 0     (the same for ApproxMC and older Ganak)
+    c format: c phase LITERALS 0   (each variable's likelier value, by belief propagation)
+    c phase 1 -2 3 ... 0
     p cnf 3187 10854
     ...
 
@@ -83,6 +85,12 @@ def write_residual(out: IO[str], res: Residual, puzzle: Puzzle, source: str) -> 
             out.write(f"{prefix} {line} 0\n")
         if not variables:
             out.write(f"{prefix} 0\n")
+    if enc is not None and enc.phases:
+        out.write("c format: c phase LITERALS 0   (each variable's likelier value by belief "
+                  "propagation between rows and columns: a SAT solver's first values; the "
+                  "cells' and, with --encoding order, the blocks' bounds')\n")
+        for line in _chunks(enc.phases):
+            out.write(f"c phase {line} 0\n")
     clauses = enc.clauses if enc is not None else []
     top = enc.variables if enc is not None else 0
     out.write(f"p cnf {top} {len(clauses)}\n")
