@@ -23,15 +23,17 @@ import random
 import time
 from multiprocessing import Pool
 
-from satnono.backends.solver import CADICAL_FOCUSED, DEFAULT_SOLVER, new_solver, steer
+from satnono.backends.solver import DEFAULT_SOLVER, new_solver, steer
 from satnono.bench.runner import machine
 from satnono.bench.suites import index_rows, puzzle_of, random_picture, survey, tcga2015
 from satnono.model.puzzle import Puzzle
 from satnono.pipeline import residual
+from satnono.tuning import TUNING
 
 from .corpus import present
 from .workers import RESULTS, slowest
 
+CADICAL_FOCUSED = dict(TUNING.cadical_focused)
 #: name: (forced phase, extra CaDiCaL options) on top of the backend's "sat" configuration
 SETTINGS: dict[str, tuple[bool | None, dict]] = {
     "stable saved": (None, {}),

@@ -52,7 +52,8 @@ if TYPE_CHECKING:  # the names below load on first use (PEP 562): ``satnono --he
         validate,
     )
     from .pipeline import Run, solve
-    from .plan import Plan, Tuning
+    from .plan import Plan
+    from .tuning import Tuning
 
 __all__ = ["BLACK_AND_WHITE", "Block", "Colour", "CountMethod", "CountResult", "Ending",
            "InvalidPuzzle", "Level", "Palette", "ParseError", "Plan", "Puzzle", "Rating", "Run",
@@ -72,7 +73,7 @@ _LAZY = {
                                   "Ending", "Level", "Palette", "Puzzle", "Solution",
                                   "Verdict", "clues_of", "is_solution", "puzzle_from_colours",
                                   "puzzle_from_picture", "validate")},
-    "Run": "pipeline", "solve": "pipeline", "Plan": "plan", "Tuning": "plan",
+    "Run": "pipeline", "solve": "pipeline", "Plan": "plan", "Tuning": "tuning",
     "count": "analyze.count", "CountResult": "analyze.count",
     "count_split": "analyze.split",
     "uniqueness": "analyze.uniqueness", "Uniqueness": "analyze.uniqueness",

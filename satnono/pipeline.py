@@ -226,7 +226,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, limit: int | None = Non
         raise UsageError(f"observer is a function called with each step, not {observer!r}")
     started = time.monotonic()
     deadline = Deadline.after(timeout)
-    ctx = Context(puzzle, observer=observer)
+    ctx = Context(puzzle, observer=observer, tuning=tuning)
     return Run(puzzle, chosen.name, stages(plan, ctx, deadline, limit), ctx, limit, deadline,
                started)
 
@@ -246,7 +246,10 @@ def stages(plan: Plan, ctx: Context, deadline: Deadline, limit: int | None
             ctx.observer(Found(1), start.board)
         yield start.board.to_solution()
         return
-    plan = plan.at_root(start.board, ctx.puzzle.palette.black_and_white, limit)
+    from .backends import kissat
+
+    plan = plan.at_root(start.board, ctx.puzzle.palette.black_and_white, limit,
+                        kissat.program() is not None)
     yield from backend_row(plan.backend).run(start, ctx=ctx, deadline=deadline, limit=limit,
                                              plan=plan)
 
@@ -267,7 +270,7 @@ def presolved(ctx: Context, depth: Depth, deadline: Deadline = NO_DEADLINE, *,
 
 def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
              workers: int = 1, board: Board | None = None, depth: Depth = Depth.PROBED,
-             code: LineCode = LineCode.AUTOMATON) -> Residual:
+             code: LineCode = LineCode.AUTOMATON, tuning: Tuning = TUNING) -> Residual:
     """Presolve, then encode what is left as CNF: the residual every CNF consumer (the
     sat backend's handover, ``count``, ``check``, ``satnono encode``) works on.
 
@@ -278,6 +281,6 @@ def residual(puzzle: Puzzle | Context, *, deadline: Deadline = NO_DEADLINE,
     """
     from .encode.residual import residual as encode_residual
 
-    ctx = puzzle if isinstance(puzzle, Context) else Context(puzzle)
+    ctx = puzzle if isinstance(puzzle, Context) else Context(puzzle, tuning=tuning)
     start = presolved(ctx, depth, deadline, workers=workers, board=board)
     return encode_residual(ctx, start, deadline, code)

@@ -154,7 +154,7 @@ def test_the_time_limit_holds_on_the_worker_and_bad_requests_are_refused(tmp_pat
 def test_counts_by_three_methods_agree(tmp_path):
     _collection(tmp_path, 12, seed=5)
     got = {}
-    from satnono.logic.compiled import DISABLE
+    from satnono.engine import DISABLE
 
     compiled = os.environ.get(DISABLE, "") in ("", "0")  # the compiled counter runs here
     for method in ("enumerate", "ganak") + (("compiled",) if compiled else ()):

@@ -324,7 +324,12 @@ def test_version_is_read_when_asked(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert capsys.readouterr().out == f"satnono {satnono.__version__}\n"
+    version, engine = capsys.readouterr().out.splitlines()
+    assert version == f"satnono {satnono.__version__}"
+    from satnono.engine import built
+
+    # which engine runs is the first question when satnono is slow
+    assert engine.startswith("engine: compiled" if built() else "engine: not built")
 
 
 @pytest.mark.full  # fresh processes: seconds

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from satnono import Puzzle, puzzle_from_picture, solve
 from satnono.analyze.count import count
+from satnono.analyze.counters import d4_here
+from satnono.engine import DISABLE
 from satnono.io.words import count_words
-from satnono.logic.compiled import DISABLE, usable
+from satnono.logic.compiled import usable
 from satnono.model.verdict import Depth
 
 from .conftest import (
@@ -27,7 +29,8 @@ from .conftest import (
 
 def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
     out = {b: len(list(solve(p, b, timeout=timeout))) for b in ("native", "sat", "cpsat")}
-    for method in ("enumerate", "ganak") + (("compiled",) if usable(p) else ()):
+    for method in ("enumerate", "ganak") + (("compiled",) if usable(p) else ()) + \
+            (("d4",) if d4_here() else ()):
         res = count(p, method, timeout=timeout)
         assert res.complete, method
         out[method] = res.count
@@ -140,10 +143,10 @@ def test_the_enumerating_racer_counts_to_the_last_solution():
         res = residual(p, depth=Depth.LINES)
         if res.encoding is None:
             continue
-        assert list(_listed(p, res.encoding)) == [Listed(len(brute_solutions(p)))]
+        assert list(_listed(p, res.encoding, 10**6)) == [Listed(len(brute_solutions(p)))]
 
 
-def test_the_enumerating_racer_gives_way_past_its_cap(monkeypatch):
+def test_the_enumerating_racer_gives_way_past_its_cap():
     """Past its cap the racer leaves without a word (alone, the race has no one left);
     the count comes from the others."""
     import satnono.analyze.counters as counters
@@ -151,12 +154,31 @@ def test_the_enumerating_racer_gives_way_past_its_cap(monkeypatch):
     from satnono.pipeline import residual
     from satnono.runtime.child import race
     from satnono.runtime.deadline import NO_DEADLINE
+    from satnono.tuning import Tuning
 
-    monkeypatch.setattr(counters, "LISTED_AT_MOST", 10)
     p = Puzzle(((1,),) * 7, ((1,),) * 7)
     enc = residual(p).encoding
     with pytest.raises(ChildDied):
-        list(race([(counters._listed, (p, enc))], NO_DEADLINE, always=True))
-    res = count(p, "auto", threshold=5)
+        list(race([(counters._listed, (p, enc, 10))], NO_DEADLINE, always=True))
+    res = count(p, "auto", threshold=5, tuning=Tuning(listed_at_most=10))
     assert res.complete and res.count == 5040
     assert res.method in ({"compiled counter", "ganak"} if usable(p) else {"ganak"})
+
+
+def test_d4_is_asked_for_by_name_and_says_when_it_is_missing(monkeypatch, capsys):
+    from satnono.analyze import counters
+    from satnono.cli import main
+
+    p = Puzzle(((1,),) * 6, ((1,),) * 6)
+    if d4_here():
+        res = count(p, "d4")
+        assert (res.count, res.complete, res.method) == (720, True, "d4")
+    monkeypatch.setattr(counters, "d4_here", lambda: False)  # as where no wheel is
+    with pytest.raises(Exception, match="needs the d4solver package"):
+        count(p, "d4")
+    from pathlib import Path
+
+    two = Path(__file__).resolve().parents[1] / "puzzles" / "two.dat"
+    assert main(["count", str(two), "--method", "d4"]) == 6
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "d4solver" in err

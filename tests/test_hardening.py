@@ -527,7 +527,7 @@ def test_an_animation_keeps_the_time_limit(tmp_path):
 
 # ------------------------------------------------------------------ progress on a terminal
 
-def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal(monkeypatch):
+def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal():
     import io
 
     from satnono.io import progress
@@ -536,16 +536,15 @@ def test_long_work_shows_what_is_known_and_the_time_only_on_a_terminal(monkeypat
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(progress, "DELAY", 0.05)
-    monkeypatch.setattr(progress, "PERIOD", 0.02)
     term, pipe = Terminal(), io.StringIO()
     found = [1, 2]
-    with progress.Progress("solving x", lambda: f"{len(found)} found", term) as p:
+    with progress.Progress("solving x", lambda: f"{len(found)} found", term, delay=0.05,
+                           period=0.02) as p:
         time.sleep(0.3)
         with p.pause():  # a solution written meanwhile: the line gives way
             term.write("<solution>")
         time.sleep(0.1)
-    with progress.Progress("solving x", lambda: "nothing", pipe):
+    with progress.Progress("solving x", lambda: "nothing", pipe, delay=0.05, period=0.02):
         time.sleep(0.2)
     shown = term.getvalue()
     assert "solving x… 2 found, 0 s" in shown and "\r\033[K<solution>" in shown

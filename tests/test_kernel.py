@@ -13,6 +13,7 @@ from satnono import solve
 from satnono.logic.compiled import Search
 from satnono.model.puzzle import Puzzle, is_solution, puzzle_from_picture
 from satnono.model.solution import Solution, line_clue
+from satnono.tuning import Tuning
 
 from .conftest import (
     brute_solutions,
@@ -135,16 +136,9 @@ def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
     the same solutions again, with noise and the other value first; what comes out is
     still exactly ``limit`` of the puzzle's solutions (or all, when fewer), each once, and
     ``done`` only when a run went through the whole tree."""
-    from satnono.logic import compiled as fast
-
     every = brute_solutions(puzzle)
-    old = fast.RESTARTS
-    fast.RESTARTS = 1
-    try:
-        s = Search(puzzle)
-        got = list(s.solutions(limit=limit))
-    finally:
-        fast.RESTARTS = old
+    s = Search(puzzle, tuning=Tuning(restarts=1))
+    got = list(s.solutions(limit=limit))
     assert len(got) == len(set(got)) == min(limit, len(every))
     assert set(got) <= every
     if len(every) < limit:
@@ -154,18 +148,11 @@ def test_restarts_lose_no_solution_and_give_none_twice(puzzle, limit):
 def test_restarts_happen_and_the_search_still_ends():
     """The 5! permutation matrices asked for two at a time with a restart after every
     node: several runs, and asking on for all goes through the whole tree."""
-    from satnono.logic import compiled as fast
-
     p = Puzzle(rows=((1,),) * 5, columns=((1,),) * 5)
-    old = fast.RESTARTS
-    fast.RESTARTS = 1
-    try:
-        s = Search(p)
-        two = list(s.solutions(limit=2))
-        assert s.engine.run > 0  # restarted
-        rest = list(s.solutions(limit=None))
-    finally:
-        fast.RESTARTS = old
+    s = Search(p, tuning=Tuning(restarts=1))
+    two = list(s.solutions(limit=2))
+    assert s.engine.run > 0  # restarted
+    rest = list(s.solutions(limit=None))
     assert s.done and len(two) == 2
     assert len(two + rest) == len(set(two + rest)) == 120
 
@@ -202,10 +189,9 @@ def test_probing_implications_hold_in_every_solution(puzzle, from_lines):
         assert pairs  # an open cell of a puzzle with a solution implies something
 
 
-def test_implications_in_slices_are_those_of_one_go(monkeypatch):
+def test_implications_in_slices_are_those_of_one_go():
     """Probing runs in slices of work with the clock looked at between them; the pairs
     are the same whatever the slice, down to a cell at a time, and under a limit."""
-    from satnono.logic import compiled
     from satnono.logic.board import Board
 
     rng = random.Random(3)
@@ -215,10 +201,9 @@ def test_implications_in_slices_are_those_of_one_go(monkeypatch):
         board = Board(w, h)
         whole = Search(puzzle).implications(board)
         for work in (0, 1, 50):
-            monkeypatch.setattr(compiled, "SLICE", work)
-            assert Search(puzzle).implications(board) == whole
-            assert Search(puzzle).implications(board, limit=7) == whole[:7]
-        monkeypatch.undo()
+            sliced = Tuning(slice_work=work)
+            assert Search(puzzle, tuning=sliced).implications(board) == whole
+            assert Search(puzzle, tuning=sliced).implications(board, limit=7) == whole[:7]
 
 
 def test_probing_for_implications_keeps_the_time_limit(tmp_path):

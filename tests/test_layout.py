@@ -12,7 +12,7 @@ ROOT = Path(satnono.__file__).resolve().parent
 
 #: the stages in the order data flows through them; a module may import from its own
 #: package and from packages before it, never from one after it
-ORDER = ["errors", "model", "runtime", "engine", "logic", "encode", "backends", "plan",
+ORDER = ["errors", "model", "tuning", "runtime", "engine", "logic", "encode", "plan", "backends",
          "pipeline",
          "analyze", "io", "batch", "bench", "web", "cli", "__init__", "entry", "__main__"]
 

@@ -17,6 +17,7 @@ from satnono.errors import OutOfMemory
 from satnono.pipeline import residual
 from satnono.runtime import memory
 from satnono.runtime.deadline import Deadline
+from satnono.tuning import Tuning
 
 from .conftest import random_picture
 
@@ -40,12 +41,11 @@ def test_encoding_stops_when_the_solver_could_not_hold_what_it_made(monkeypatch)
 
     puzzle = open_puzzle()
     root = residual(puzzle).presolved.board  # presolved with room enough
-    monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
     monkeypatch.setattr(memory, "available", lambda: 50 * memory.BYTES_PER_CLAUSE)
     with pytest.raises(OutOfMemory, match=r"out of memory encoding the puzzle: a SAT "
                        r"solver's copy of \d+ clauses of the residual CNF needs about "
                        r"0\.00 GB, more than the 0\.00 GB this process can still take"):
-        residual(puzzle, board=root, depth=Depth.OPEN)
+        residual(puzzle, board=root, depth=Depth.OPEN, tuning=Tuning(check_every=50))
     # with room enough the same CNF comes out whole
     monkeypatch.setattr(memory, "available", lambda: 2**40)
     enc = residual(open_puzzle()).encoding
@@ -60,16 +60,16 @@ def test_the_solver_is_not_loaded_without_room(monkeypatch):
         assert s.solve()
 
 
-def test_encoding_keeps_the_deadline(monkeypatch):
-    monkeypatch.setattr(encoding, "CHECK_EVERY", 50)
+def test_encoding_keeps_the_deadline():
     board = residual(open_puzzle()).board
     assert board is not None
     with pytest.raises(SearchTimeout):
-        encoding.encode(open_puzzle(), board, Deadline(time.monotonic() - 1, 1.0))
+        encoding.encode(open_puzzle(), board, Deadline(time.monotonic() - 1, 1.0),
+                        check_every=50)
 
 
 def test_the_cli_says_so_and_exits_6_without_output(monkeypatch, tmp_path, capsys):
-    from satnono.logic.compiled import DISABLE
+    from satnono.engine import DISABLE
 
     monkeypatch.setattr(memory, "available", lambda: 1024)
     monkeypatch.setenv(DISABLE, "1")  # the engine would be refused first (the next test)

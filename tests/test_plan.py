@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from satnono import solve
-from satnono.backends import BACKENDS, OPTIONS, backend, kissat
+from satnono.backends import BACKENDS, OPTIONS, backend
 from satnono.errors import UnknownOption, UsageError
 from satnono.logic import compiled
 from satnono.logic.board import Board
@@ -45,30 +45,37 @@ def _open(width: int, height: int, colours: int = 1) -> Board:
     return Board(width, height, colours=colours)
 
 
-def test_the_root_decides_the_budget_and_who_looks_first(monkeypatch):
+def test_the_root_decides_the_budget_and_who_looks_first():
     """Kissat looks first past ``kissat_cells`` open choices, with the default solver, a
-    Kissat present, and not as one racer of a race run elsewhere; the budget follows:
-    the large one where Kissat follows, else black and white's or colour's, unless one
-    was given."""
-    monkeypatch.setattr(kissat, "program", lambda: "/bin/kissat")  # present, as far as
-    sat = plan_for(backend("sat"), {})                              # the plan can tell
+    Kissat present (the pipeline says whether one is), and not as one racer of a race run
+    elsewhere; the budget follows: the large one where Kissat follows, else black and
+    white's or colour's, unless one was given; belief propagation informs the search
+    looking for one or two solutions, with first values."""
+    sat = plan_for(backend("sat"), {})
     small, large = _open(30, 30), _open(40, 40)
     assert choices(small) == 900 < TUNING.kissat_cells < choices(large) == 1600
-    assert sat.at_root(small, True).budget == TUNING.budget
-    assert not sat.at_root(small, True).kissat_first
-    assert sat.at_root(small, False).budget == TUNING.colour_budget
-    past = sat.at_root(large, True)
+    assert sat.at_root(small, True, kissat=True).budget == TUNING.budget
+    assert not sat.at_root(small, True, kissat=True).kissat_first
+    assert sat.at_root(small, False, kissat=True).budget == TUNING.colour_budget
+    past = sat.at_root(large, True, kissat=True)
     assert past.kissat_first and past.budget == TUNING.large_budget
-    assert not plan_for(backend("sat"), {"solver": "glucose4"}).at_root(large, True).kissat_first
-    assert not plan_for(backend("sat"), {"search": 1}).at_root(large, True).kissat_first
+    assert not plan_for(backend("sat"), {"solver": "glucose4"}).at_root(
+        large, True, kissat=True).kissat_first
+    assert not plan_for(backend("sat"), {"search": 1}).at_root(
+        large, True, kissat=True).kissat_first
     assert plan_for(backend("sat"), {"budget": 5}).at_root(large, True).budget == 5
     tuned = plan_for(backend("sat"), {}, tuning=Tuning(kissat_cells=2000, budget=9))
-    assert tuned.at_root(large, True).budget == 9 and not tuned.at_root(large, True).kissat_first
+    assert tuned.at_root(large, True, kissat=True).budget == 9
+    assert not tuned.at_root(large, True, kissat=True).kissat_first
     # colour: a cell counts once for each colour it may still take
     assert choices(_open(20, 20, colours=2)) == 1200
-    assert sat.at_root(_open(20, 20, colours=2), False).kissat_first
-    monkeypatch.setattr(kissat, "program", lambda: None)
-    assert not sat.at_root(large, True).kissat_first
+    assert sat.at_root(_open(20, 20, colours=2), False, kissat=True).kissat_first
+    assert not sat.at_root(large, True, kissat=False).kissat_first
+    # belief propagation before the search: one or two solutions, with first values
+    assert sat.at_root(small, True, 2).inform_rounds == TUNING.inform_rounds > 0
+    assert sat.at_root(small, True, None).inform_rounds == 0
+    assert plan_for(backend("sat"), {"phases": False}).at_root(small, True, 1).inform_rounds == 0
+    assert plan_for(backend("sat"), {"budget": 0}).at_root(small, True, 1).inform_rounds == 0
     # only the sat backend has choices at the root
     cpsat = plan_for(backend("cpsat"), {})
     assert cpsat.at_root(large, True) == cpsat

@@ -17,12 +17,17 @@ from satnono.logic.board import Board
 from satnono.logic.context import Context
 from satnono.logic.propagate import propagate
 from satnono.runtime.deadline import NO_DEADLINE, Deadline
+from satnono.tuning import Tuning
 
 from .conftest import brute_solutions, random_picture
 
+#: probing in parallel from the first open cell
+EVERY = Tuning(parallel_min_unknown=0)
 
-def probed(puzzle: Puzzle, workers: int) -> tuple[bool, tuple | None, Board, Context]:
-    ctx = Context(puzzle)
+
+def probed(puzzle: Puzzle, workers: int, tuning: Tuning = EVERY
+           ) -> tuple[bool, tuple | None, Board, Context]:
+    ctx = Context(puzzle, tuning=tuning)
     board = Board(puzzle.width, puzzle.height)
     if not propagate(ctx, board):
         return False, None, board, ctx
@@ -48,8 +53,7 @@ def puzzles(seed: int, count: int, max_side: int):
 
 @pytest.mark.full
 @pytest.mark.parametrize("workers", [2, 3])
-def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypatch, workers):
-    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+def test_parallel_probing_gives_the_sequential_board_and_branching_cell(workers):
     compared = infeasible = 0
     for puzzle in puzzles(seed=workers, count=40, max_side=22):
         ok1, best1, b1, ctx1 = probed(puzzle, 1)
@@ -67,8 +71,7 @@ def test_parallel_probing_gives_the_sequential_board_and_branching_cell(monkeypa
 
 
 @pytest.mark.full
-def test_parallel_probing_is_sound(monkeypatch):
-    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+def test_parallel_probing_is_sound():
     for puzzle in puzzles(seed=7, count=60, max_side=5):
         ok, _, board, _ = probed(puzzle, 2)
         sols = brute_solutions(puzzle)
@@ -79,11 +82,10 @@ def test_parallel_probing_is_sound(monkeypatch):
 
 
 @pytest.mark.full
-def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
-    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
+def test_parallel_probing_times_out_and_leaves_no_process():
     rng = random.Random(3)
     puzzle = puzzle_from_picture(random_picture(rng, 30, 30, 0.5))
-    ctx = Context(puzzle)
+    ctx = Context(puzzle, tuning=EVERY)
     board = Board(puzzle.width, puzzle.height)
     assert propagate(ctx, board) and not board.solved()
     with pytest.raises(SearchTimeout):
@@ -92,7 +94,6 @@ def test_parallel_probing_times_out_and_leaves_no_process(monkeypatch):
 
 
 def test_a_probing_helper_that_dies_is_a_clear_error_and_leaves_no_process(monkeypatch):
-    monkeypatch.setattr(probing, "PARALLEL_MIN_UNKNOWN", 0)
     parent = os.getpid()
     real = probing._pass
 
@@ -104,7 +105,7 @@ def test_a_probing_helper_that_dies_is_a_clear_error_and_leaves_no_process(monke
     monkeypatch.setattr(probing, "_pass", killed_in_helpers)
     rng = random.Random(3)
     puzzle = puzzle_from_picture(random_picture(rng, 30, 30, 0.5))
-    ctx = Context(puzzle)
+    ctx = Context(puzzle, tuning=EVERY)
     board = Board(puzzle.width, puzzle.height)
     assert propagate(ctx, board) and not board.solved()
     with pytest.raises(ChildDied, match=r"a probing process was killed \(SIGKILL: by the "
@@ -120,5 +121,5 @@ def test_small_boards_are_probed_in_this_process(monkeypatch):
     monkeypatch.setattr(probing, "_probe_parallel", no_fork)
     rng = random.Random(5)
     puzzle = puzzle_from_picture(random_picture(rng, 8, 8, 0.5))
-    ok, _, _, _ = probed(puzzle, 2)
+    ok, _, _, _ = probed(puzzle, 2, Tuning())  # the default: from 300 open cells
     assert ok

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, is_solution, puzzle_from_picture, solve
@@ -101,10 +101,17 @@ def test_the_residual_cnfs_have_the_same_models(seed):
 @settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_every_backend_finds_the_same_solutions_either_way(backend, seed):
+    """Asked for 200, each backend gives 200 of the puzzle's solutions (which 200 is
+    its own order's: phases, belief propagation), or all of them where there are fewer;
+    the same for the puzzle in colour."""
     bw = _bw(seed)
-    want = _strings(solve(bw, "native", limit=200))
-    assert _strings(solve(bw, backend, limit=200)) == want
-    assert _strings(solve(as_colour(bw), backend, limit=200)) == want
+    every = _strings(solve(bw, "native", limit=5000))
+    assume(len(every) < 5000)
+    for p in (bw, as_colour(bw)):
+        got = _strings(solve(p, backend, limit=200))
+        assert len(got) == min(200, len(every)) and got <= every
+        if len(every) <= 200:
+            assert got == every
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -31,12 +31,10 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import require_solvable, residual, solve
 from ..runtime.deadline import Deadline
+from ..tuning import TUNING, Tuning
 from .approx import DELTA, EPSILON, check_parameters
 from .counters import (
     CNF_BACKEND,
-    COUNTER_CODE,
-    PARTS_PER_WORKER,
-    THRESHOLD,
     Clock,
     CountResult,
     count_by_ganak,
@@ -46,32 +44,29 @@ from .counters import (
 )
 
 METHODS = tuple(m.value for m in CountMethod)
-#: the share of auto's time limit kept for an estimate when the exact count is not done
-APPROX_SHARE = 0.25
-#: seconds the exact methods get before an estimate is asked for (``approx``): an exact
-#: count that comes that soon is the better answer (tcga2015 #400: the exact count 2.6 s,
-#: ApproxMC's estimate 9.8 s)
-EXACT_FIRST = 5.0
-__all__ = ["APPROX_SHARE", "CNF_BACKEND", "METHODS", "PARTS_PER_WORKER", "THRESHOLD", "CountResult",
-           "count"]
+__all__ = ["CNF_BACKEND", "METHODS", "CountResult", "count"]
 
 
 def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
-          backend: str = DEFAULT, timeout: float | None = None, threshold: int = THRESHOLD,
+          backend: str = DEFAULT, timeout: float | None = None, threshold: int | None = None,
           workers: int = 1, parts: int | None = None, epsilon: float = EPSILON,
           delta: float = DELTA, seed: int = 1, exact_first: float | None = None,
-          **unknown: object) -> CountResult:
+          tuning: Tuning = TUNING, **unknown: object) -> CountResult:
     """Count every solution of ``puzzle`` exactly (or, when ``timeout`` runs out, return a
-    lower bound marked incomplete). ``auto`` with a ``timeout`` keeps the last
-    :data:`APPROX_SHARE` of it for ApproxMC when the exact count has not finished by then:
+    lower bound marked incomplete). ``auto`` enumerates up to ``threshold`` solutions (the
+    tuning's unless given), then races the counters; with a ``timeout`` it keeps the last
+    ``approx_share`` of it (the tuning's) for ApproxMC when the exact count has not
+    finished by then:
     the result is still incomplete, with an :class:`~satnono.analyze.approx.Estimate` whose
     bounds hold with probability ≥ 1 − ``delta`` (``approx`` asks for the estimate alone;
     ``seed`` is ApproxMC's; the exact methods get ``exact_first`` seconds before it
-    (:data:`EXACT_FIRST` unless given), and an exact count that comes that soon is returned
+    (the tuning's unless given: an exact count that comes that soon is the better answer:
+    tcga2015 #400, the exact count 2.6 s, ApproxMC's estimate 9.8 s), and one that comes
+    that soon is returned
     instead). ``backend`` enumerates (the sat backend's residual is then what
     Ganak counts too). ``workers`` is, as everywhere, how many processes work on the puzzle:
     with the sat backend the count is split into ``parts``
-    (:data:`~satnono.analyze.counters.PARTS_PER_WORKER` per worker unless given) counted
+    (the tuning's ``parts_per_worker`` per worker unless given) counted
     side by side (:func:`satnono.analyze.split.count_split`; no estimate then); cpsat gives
     them to its search.
 
@@ -88,6 +83,8 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     except ValueError:
         raise UsageError(f"unknown counting method {method!r} (known: "
                          f"{', '.join(METHODS)})") from None
+    if threshold is None:
+        threshold = tuning.threshold
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
         raise UsageError(f"threshold is a whole number of solutions from 1, not {threshold!r}")
     row = backend_row(backend)
@@ -106,14 +103,14 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
                              "backend, the workers and the parts")
         clock = Clock(Deadline.after(timeout))
         if exact_first is None:
-            exact_first = EXACT_FIRST
+            exact_first = tuning.exact_first
         if isinstance(exact_first, bool) or not isinstance(exact_first, (int, float)) \
                 or not exact_first >= 0:
             raise UsageError(f"exact_first is a number of seconds from 0, not {exact_first!r}")
         found = 0
         if exact_first:
             exact = _exact(puzzle, CountMethod.AUTO, row.name, clock.within(exact_first),
-                           threshold, {})
+                           threshold, {}, tuning)
             if exact.complete:
                 exact.why = (f"exact: it came within the {exact_first:g} s an estimate lets "
                              "the exact methods try first")
@@ -125,16 +122,17 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
     if cnf and (workers > 1 or parts):
         from .split import count_split  # what a count in one piece need not import
 
-        return count_split(puzzle, parts or PARTS_PER_WORKER * workers, method,
+        return count_split(puzzle, parts or tuning.parts_per_worker * workers, method,
                            timeout=timeout, threshold=threshold, workers=workers).result
     options: dict[str, Any] = pinned(row.name, workers)
     row.check_options(options)
     clock = Clock(Deadline.after(timeout))
     if method is not CountMethod.AUTO or not clock.deadline.limited:
-        return _exact(puzzle, method, row.name, clock, threshold, options)
-    # auto with a time limit: the exact methods until APPROX_SHARE of it is left, then an
+        return _exact(puzzle, method, row.name, clock, threshold, options, tuning)
+    # auto with a time limit: the exact methods until approx_share of it is left, then an
     # estimate in that time (an estimate beats "at least 1,001")
-    exact = _exact(puzzle, method, row.name, clock.sooner(APPROX_SHARE), threshold, options)
+    exact = _exact(puzzle, method, row.name, clock.sooner(tuning.approx_share), threshold,
+                   options, tuning)
     if exact.complete:
         return exact
     guess = estimate_count(puzzle, clock, epsilon, delta, seed, found=exact.count)
@@ -142,10 +140,10 @@ def count(puzzle: Puzzle, method: CountMethod | str = CountMethod.AUTO, *,
 
 
 def _exact(puzzle: Puzzle, method: CountMethod, backend: str, clock: Clock, threshold: int,
-           options: dict[str, Any]) -> CountResult:
+           options: dict[str, Any], tuning: Tuning = TUNING) -> CountResult:
     """The exact count in one process, or a lower bound marked incomplete at the deadline."""
-    if method is CountMethod.GANAK or backend == CNF_BACKEND:
-        return count_residual(puzzle, method, clock, threshold)
+    if method in (CountMethod.GANAK, CountMethod.D4) or backend == CNF_BACKEND:
+        return count_residual(puzzle, method, clock, threshold, tuning=tuning)
     limit = None if method is CountMethod.ENUMERATE else threshold + 1
     found = 0
     run = solve(puzzle, backend, limit=limit, timeout=clock.deadline.left(), **options)
@@ -160,7 +158,7 @@ def _exact(puzzle: Puzzle, method: CountMethod, backend: str, clock: Clock, thre
         return clock.result(found, True, f"enumerate ({backend})", run.stats)
     try:
         res = residual(puzzle, deadline=clock.deadline, workers=options.get("workers", 1),
-                       code=COUNTER_CODE)
+                       code=tuning.counter_code)
     except SearchTimeout:
         return clock.result(found, False, "ganak")
     out = count_by_ganak(res, clock, found)

@@ -13,19 +13,18 @@ from typing import Any
 
 from ..encode.encoding import Encoding
 from ..encode.residual import Residual, decode_solution, encode
+from ..engine import DISABLE
 from ..errors import CounterMissing, Interrupted, SearchTimeout, UsageError
 from ..logic.board import Board
-from ..logic.compiled import DISABLE
 from ..logic.context import Stats
 from ..model.puzzle import Puzzle, Verifier
 from ..model.verdict import CountMethod, LineCode
 from ..pipeline import check, residual
 from ..runtime.child import race, stream
 from ..runtime.deadline import Deadline
+from ..tuning import TUNING, Tuning
 from .approx import Estimate
 
-#: auto switches from enumeration to Ganak after this many solutions
-THRESHOLD = 1000
 #: the backend whose residual CNF is enumerated and counted here (the others enumerate
 #: through :func:`satnono.solve`)
 CNF_BACKEND = "sat"
@@ -33,19 +32,8 @@ CNF_BACKEND = "sat"
 COMPILED = "compiled counter"
 #: what an estimate says made it
 APPROX = "approxmc"
-#: how Ganak gets the lines: the order encoding, whose start variables it decomposes and
-#: caches on better than the automaton's states (side by side: the survey's Center 2.8 s
-#: → 1.2 s, tcga2015 #524 71 → 52 s, #509, #515 and #531 past 120 s → 78, 80 and 39 s).
-#: Enumeration keeps the automaton, whose propagation is line logic's, and so does
-#: ApproxMC, no faster on the order encoding.
-COUNTER_CODE = LineCode.ORDER
-#: auto's enumerating racer gives up past this many solutions: each costs it a blocking
-#: clause over the open cells (a quarter of a gigabyte by then on a 25×25), and the
-#: counters count such numbers in seconds
-LISTED_AT_MOST = 100_000
-#: parts per process when a count is split without saying into how many: enough that a
-#: process that drew easy parts takes more, few enough that splitting stays cheap
-PARTS_PER_WORKER = 8
+#: what a count by D4 says it was
+D4 = "d4"
 
 
 @dataclass
@@ -69,23 +57,29 @@ class CountResult:
 
 
 def count_residual(puzzle: Puzzle, method: CountMethod, clock: Clock, threshold: int,
-                   board: Board | None = None) -> CountResult:
+                   board: Board | None = None, tuning: Tuning = TUNING) -> CountResult:
     """The sat count in one process: presolve (from ``board`` when given), then the
-    compiled counter, the residual CNF enumerated, or counted by Ganak, or auto (``method``,
-    as :func:`count` takes it); more processes split the count instead (:mod:`.split`)."""
+    compiled counter, the residual CNF enumerated, or counted by Ganak or D4, or auto
+    (``method``, as :func:`count` takes it); more processes split the count instead
+    (:mod:`.split`). Ganak and D4 get the lines as the tuning's ``counter_code`` says
+    (the order encoding, whose start variables they decompose and cache on better than
+    the automaton's states); enumeration keeps the automaton, whose propagation is line
+    logic's."""
     if method is CountMethod.COMPILED:
-        return _count_compiled(puzzle, clock, board)
-    code = COUNTER_CODE if method is CountMethod.GANAK else LineCode.AUTOMATON
+        return _count_compiled(puzzle, clock, board, tuning)
+    by_counter = method in (CountMethod.GANAK, CountMethod.D4)
+    code = tuning.counter_code if by_counter else LineCode.AUTOMATON
     try:
-        res = residual(puzzle, deadline=clock.deadline, board=board, code=code)
+        res = residual(puzzle, deadline=clock.deadline, board=board, code=code, tuning=tuning)
     except SearchTimeout:
-        return clock.result(0, False, "ganak" if method is CountMethod.GANAK
-                            else "enumerate (sat)")
+        return clock.result(0, False, method.value if by_counter else "enumerate (sat)")
     if res.encoding is None:  # logic decided it
         return clock.result(0 if res.contradiction else 1, True, "propagation")
     if method is CountMethod.GANAK:
         return count_by_ganak(res, clock, found=0)
-    return _enumerate_residual(puzzle, res, clock, method, threshold)
+    if method is CountMethod.D4:
+        return count_by_d4(res, clock, found=0)
+    return _enumerate_residual(puzzle, res, clock, method, threshold, tuning)
 
 
 def compiled_counts(puzzle: Puzzle) -> bool:
@@ -96,7 +90,8 @@ def compiled_counts(puzzle: Puzzle) -> bool:
     return usable(puzzle)
 
 
-def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountResult:
+def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None,
+                    tuning: Tuning = TUNING) -> CountResult:
     """Presolve, then the compiled counter."""
     from ..logic.compiled import MAX_COLOURS, counting, usable
     from ..logic.context import Context
@@ -107,12 +102,13 @@ def _count_compiled(puzzle: Puzzle, clock: Clock, board: Board | None) -> CountR
         raise UsageError(f"the compiled counter takes up to {MAX_COLOURS} block colours; "
                          "count this puzzle with --method auto, enumerate or ganak")
     try:
-        start = presolved(Context(puzzle), Depth.PROBED, clock.deadline, board=board)
+        start = presolved(Context(puzzle, tuning=tuning), Depth.PROBED, clock.deadline,
+                          board=board)
     except SearchTimeout:
         return clock.result(0, False, COMPILED)
     if start.board is None or start.solved:
         return clock.result(0 if start.board is None else 1, True, "propagation")
-    return count_compiled(puzzle, start.board, clock)
+    return count_compiled(puzzle, start.board, clock, tuning)
 
 
 class Clock:
@@ -152,7 +148,7 @@ class Clock:
 
 
 def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: CountMethod,
-                        threshold: int) -> CountResult:
+                        threshold: int, tuning: Tuning = TUNING) -> CountResult:
     """The sat backend's enumeration on a residual already built; past the threshold (auto),
     Ganak on the same residual, raced by the compiled counter."""
     from ..backends.solver import DEFAULT_SOLVER, models
@@ -177,11 +173,11 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         return out
     listed = res
     try:
-        res = for_counter(puzzle, res, clock.deadline)
+        res = for_counter(puzzle, res, clock.deadline, tuning.counter_code)
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
     if res.board is not None and compiled_counts(puzzle):  # auto, past the threshold
-        out = _race(puzzle, res, clock, found, listed)
+        out = _race(puzzle, res, clock, found, listed, tuning)
         if out.complete:
             out.why = (f"past {threshold:,} solutions auto races the compiled counter, "
                        "Ganak and enumeration, and this came in first")
@@ -197,18 +193,19 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     return out
 
 
-def for_counter(puzzle: Puzzle, res: Residual, deadline: Deadline) -> Residual:
-    """``res`` with its lines encoded the way a model counter takes them best
-    (:data:`COUNTER_CODE`): the same board, the same unknown cells."""
+def for_counter(puzzle: Puzzle, res: Residual, deadline: Deadline,
+                code: LineCode = TUNING.counter_code) -> Residual:
+    """``res`` with its lines encoded the way a model counter takes them best (``code``):
+    the same board, the same unknown cells."""
     board = res.board
-    if res.encoding is None or res.encoding.code is COUNTER_CODE or board is None \
+    if res.encoding is None or res.encoding.code is code or board is None \
             or board.colours > 1:
         return res
-    return Residual(res.presolved, encode(puzzle, board, deadline, COUNTER_CODE))
+    return Residual(res.presolved, encode(puzzle, board, deadline, code))
 
 
-def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Residual
-          ) -> CountResult:
+def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Residual,
+          tuning: Tuning = TUNING) -> CountResult:
     """The compiled counter, Ganak and enumeration going on side by side, each in its own
     process, the first count to come in kept (:func:`satnono.runtime.child.race`): none
     wins everywhere. On tcga2015's slow counts the counter takes seconds where Ganak took
@@ -223,9 +220,9 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     _need_ganak()
     counting()  # loaded before the fork, not in the child
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
-        (_compiled_count, (puzzle, res.board, True)),
+        (_compiled_count, (puzzle, res.board, True, tuning)),
         (_count_models, (enc.variables, enc.clauses, sorted(enc.cells.values()))),
-        (_listed, (puzzle, cnf))]
+        (_listed, (puzzle, cnf, tuning.listed_at_most))]
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
                          always=True))
@@ -248,9 +245,11 @@ class Listed:
     count: int
 
 
-def _listed(puzzle: Puzzle, enc: Encoding) -> Iterator[Listed]:
+def _listed(puzzle: Puzzle, enc: Encoding, at_most: int) -> Iterator[Listed]:
     """Every model of ``enc`` by blocking clauses, each checked against the clues, counted;
-    a racer, so the solver is loaded here, in the child."""
+    a racer, so the solver is loaded here, in the child. Past ``at_most`` it leaves the
+    race without a word: each costs a blocking clause over the open cells (a quarter of a
+    gigabyte by then on a 25×25), and the counters count such numbers in seconds."""
     from ..backends.solver import DEFAULT_SOLVER, each_model, new_solver
 
     cells = sorted(enc.cells.values())
@@ -260,12 +259,13 @@ def _listed(puzzle: Puzzle, enc: Encoding) -> Iterator[Listed]:
         for true in each_model(s, cells, None, False):
             check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             n += 1
-            if n > LISTED_AT_MOST:  # out of the race, without a word
+            if n > at_most:  # out of the race, without a word
                 os._exit(0)
     yield Listed(n)
 
 
-def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
+def count_compiled(puzzle: Puzzle, board: Board, clock: Clock, tuning: Tuning = TUNING
+                   ) -> CountResult:
     """The compiled counter (:func:`satnono.logic.compiled.count_solutions`) on a presolved
     ``board``, in a child killed at the deadline (a call into compiled code
     cannot be stopped otherwise, not even by Ctrl-C); an incomplete result counts 0."""
@@ -276,7 +276,8 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
                              f"(or {DISABLE} is set)")
     open_cells = puzzle.width * puzzle.height - board.known()
     try:
-        (counted,) = list(stream(_compiled_count, (puzzle, board), clock.deadline,
+        (counted,) = list(stream(_compiled_count, (puzzle, board, False, tuning),
+                                 clock.deadline,
                                  what="compiled counter", always=True))
     except SearchTimeout:
         return clock.result(0, False, COMPILED, cells=open_cells)
@@ -287,10 +288,11 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock) -> CountResult:
     return clock.result(counted.count, True, COMPILED, cells=open_cells)
 
 
-def _compiled_count(puzzle: Puzzle, board: Board, racing: bool = False) -> Iterator[Any]:
+def _compiled_count(puzzle: Puzzle, board: Board, racing: bool = False,
+                    tuning: Tuning = TUNING) -> Iterator[Any]:
     from ..logic.compiled import count_solutions
 
-    counted = count_solutions(puzzle, board)
+    counted = count_solutions(puzzle, board, tuning=tuning)
     if racing and counted.count is None:  # past 2^63 - 1: out of the race, without a word
         os._exit(0)
     yield counted
@@ -311,6 +313,69 @@ def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "Ganak counting", clock) from None
     return clock.result(n, True, "ganak", res=res)
+
+
+def count_by_d4(res: Residual, clock: Clock, found: int) -> CountResult:
+    """D4's exact count of the residual CNF, projected on the unknown cells (through the
+    file's ``c p show`` line, the one way D4 takes a projection), in a child killed at the
+    deadline (D4 has no time limit of its own)."""
+    enc = res.encoding
+    if enc is None:
+        return clock.result(0 if res.contradiction else 1, True, "propagation")
+    need_d4()
+    args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
+    try:
+        (n,) = list(stream(_count_d4, args, clock.deadline, what="model counter (D4)",
+                           size=enc.size(), always=True))
+    except SearchTimeout:
+        return clock.result(found, False, D4, res=res)
+    except KeyboardInterrupt as exc:
+        raise stopped_count(exc, found, "D4 counting", clock) from None
+    return clock.result(n, True, D4, res=res)
+
+
+def d4_here() -> bool:
+    """Whether D4 (the d4solver wheel, import ``py_d4``) is installed here."""
+    try:
+        import py_d4  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def need_d4() -> None:
+    """CounterMissing, in one line, unless D4 imports."""
+    if not d4_here():
+        raise CounterMissing("counting with D4 needs the d4solver package (pip install "
+                             "d4solver; its wheels are for Linux and Windows on x86-64)")
+
+
+def _count_d4(variables: int, clauses: list[list[int]], sampling: list[int]
+              ) -> Iterator[int]:
+    import sys
+    import tempfile
+
+    from py_d4 import Solver
+
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+        f.write(f"p cnf {variables} {len(clauses)}\n")
+        f.write("c p show " + " ".join(map(str, sampling)) + " 0\n")
+        for i in range(0, len(clauses), 10_000):
+            f.write("".join(" ".join(map(str, c)) + " 0\n" for c in clauses[i:i + 10_000]))
+        path = f.name
+    # D4 writes its progress ("c ...") on standard output, which is the count's
+    sys.stdout.flush()
+    saved = os.dup(1)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 1)
+        n = int(Solver(path).count().getIntResult())
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(quiet)
+        os.unlink(path)
+    yield n
 
 
 def estimate_count(puzzle: Puzzle, clock: Clock, epsilon: float, delta: float, seed: int,

@@ -34,9 +34,9 @@ from ..model.puzzle import Puzzle
 from ..model.verdict import CountMethod
 from ..pipeline import check, require_solvable
 from ..runtime.deadline import NO_DEADLINE, Deadline
+from ..tuning import TUNING
 from .counters import (
     CNF_BACKEND,
-    THRESHOLD,
     Clock,
     CountResult,
     count_residual,
@@ -122,7 +122,8 @@ def split(puzzle: Puzzle, parts: int, deadline: Deadline = NO_DEADLINE) -> Split
 
 
 def count_part(puzzle: Puzzle, part: Part, method: CountMethod | str = CountMethod.AUTO,
-               timeout: float | None = None, threshold: int = THRESHOLD) -> CountResult:
+               timeout: float | None = None, threshold: int = TUNING.threshold
+               ) -> CountResult:
     """The exact count of one part (a lower bound marked incomplete when ``timeout``
     runs out): its cells set, then what :func:`satnono.analyze.count.count` does with the
     sat backend (presolve, the residual CNF enumerated or counted by Ganak)."""
@@ -207,7 +208,7 @@ class SplitCount:
 
 
 def count_split(puzzle: Puzzle, parts: int, method: CountMethod | str = CountMethod.AUTO, *,
-                timeout: float | None = None, threshold: int = THRESHOLD,
+                timeout: float | None = None, threshold: int = TUNING.threshold,
                 counter: PartCounter | None = None, workers: int = 2) -> SplitCount:
     """Split ``puzzle`` into about ``parts`` parts (:func:`split`) and add up their counts,
     made by ``counter`` (default: ``workers`` local processes). Exact when every part's

@@ -15,26 +15,17 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SearchTimeout, UnsupportedSolver
 from ..logic.context import Stats
+from ..plan import DEFAULT_SOLVER
 from ..runtime.child import Job, race
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import left_to_the_end
+from ..tuning import TUNING
 from . import check_workers
 
 if TYPE_CHECKING:
     from ..encode.encoding import Encoding
     from ..plan import Plan
 
-DEFAULT_SOLVER = "cadical195"
-#: CaDiCaL's own "sat" configuration (its ``--sat``): stay in stable mode, which suits
-#: satisfiable instances. Nonograms given to the solver almost always have solutions, and
-#: the hardest tournament puzzles are several times faster so (benchmarks/results/NOTES.md).
-#: The effort options carry CaDiCaL 1.9.5's names (later versions call them ``elimeffort``,
-#: ``subsumeeffort``): pysat passes any name on without a word, so a wrong one is silently
-#: ignored. On the puzzles measured so far only ``stabilizeonly`` changes the search.
-CADICAL_SAT_CONFIG = {"stabilizeonly": 1, "elimreleff": 10, "subsumereleff": 60}
-#: CaDiCaL's focused mode (the mode of its "unsat" configuration): more restarts, a
-#: racing worker's other kind of search (:func:`searches`)
-CADICAL_FOCUSED = {"stabilizeonly": 0, "stabilize": 0}
 #: pysat solvers that cannot take new clauses between solve calls
 NOT_INCREMENTAL = ("kissat",)
 
@@ -144,7 +135,7 @@ def new_solver(name: str, clauses: list[list[int]], tuned: bool = True,
     ensure_room(len(clauses), "loading the SAT solver")
     s = Solver(name=name)
     if name == "cadical195" and tuned:
-        s.configure(dict(CADICAL_SAT_CONFIG))
+        s.configure(dict(TUNING.cadical))
     for start in range(0, len(clauses), LOAD_CHUNK):
         if start:
             try:
@@ -188,7 +179,7 @@ def steer(s, name: str, seed: int | None = None, forced: bool | None = None,
         if seed is not None:
             s.configure({"seed": seed})
         if focused:
-            s.configure(dict(CADICAL_FOCUSED))
+            s.configure(dict(TUNING.cadical_focused))
     if forced is not None:
         sign = 1 if forced else -1
         s.set_phases([sign * v for v in range(1, s.nof_vars() + 1)])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import SearchTimeout, SolverFailed
 from ..logic.context import Context, Stats
@@ -37,13 +38,13 @@ class Finish:
     stats: Stats = field(default_factory=Stats)
 
 
-def _search(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None
-            ) -> Iterator[tuple[list[Solution], bool, Stats]]:
+def _search(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
+            options: dict[str, Any]) -> Iterator[tuple[list[Solution], bool, Stats]]:
     from ..pipeline import solve
     from ..runtime.child import allow_children
 
     allow_children()  # the sat backend runs its solver in a child of its own
-    run = solve(puzzle, "sat", limit=limit, timeout=timeout, search=search)
+    run = solve(puzzle, "sat", limit=limit, timeout=timeout, search=search, **options)
     found = []
     timed_out = False
     try:
@@ -55,10 +56,10 @@ def _search(puzzle: Puzzle, search: int, limit: int | None, timeout: float | Non
 
 
 def racer(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
-          stop: str) -> Finish | None:
-    """One racer, as a Dask task: the search in a process of its own, killed when the
-    ``stop`` event is set (another racer finished) or past its time limit; None when
-    stopped."""
+          stop: str, options: dict[str, object] | None = None) -> Finish | None:
+    """One racer, as a Dask task: the search in a process of its own (with the sat
+    backend's ``options`` the command line gave), killed when the ``stop`` event is set
+    (another racer finished) or past its time limit; None when stopped."""
     from distributed import Event, get_worker
 
     from ..runtime.child import allow_children, stream
@@ -67,7 +68,8 @@ def racer(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
     event = Event(stop)
     deadline = Deadline.after(None if timeout is None else timeout + GRACE)
     try:
-        answers = list(stream(_search, (puzzle, search, limit, timeout), deadline,
+        answers = list(stream(_search, (puzzle, search, limit, timeout, options or {}),
+                              deadline,
                               what=f"racing search {search}", always=True,
                               stopped=event.is_set))
     except SearchTimeout:  # the search's own clock did not stop it
@@ -79,14 +81,15 @@ def racer(puzzle: Puzzle, search: int, limit: int | None, timeout: float | None,
 
 
 def race(engine: DaskEngine, puzzle: Puzzle, racers: int, limit: int | None,
-         timeout: float | None) -> Finish:
-    """Start ``racers`` searches on the cluster and return the first to finish (SolverFailed
-    when every one failed)."""
+         timeout: float | None, options: dict[str, object] | None = None) -> Finish:
+    """Start ``racers`` searches on the cluster, each with the sat backend's ``options``,
+    and return the first to finish (SolverFailed when every one failed)."""
     from distributed import Event, as_completed
 
     stop = f"satnono-race-{uuid.uuid4().hex}"
     event = Event(stop, client=engine.client)
-    futures = [engine.client.submit(racer, puzzle, i, limit, timeout, stop, pure=False)
+    futures = [engine.client.submit(racer, puzzle, i, limit, timeout, stop, options,
+                                    pure=False)
                for i in range(racers)]
     failures = []
     try:
@@ -107,7 +110,8 @@ def race(engine: DaskEngine, puzzle: Puzzle, racers: int, limit: int | None,
 
 
 def race_run(engine: DaskEngine, puzzle: Puzzle, racers: int, limit: int | None,
-             timeout: float | None) -> tuple[Run, list[Finish]]:
+             timeout: float | None, options: dict[str, object] | None = None
+             ) -> tuple[Run, list[Finish]]:
     """:func:`race` as a :class:`~satnono.pipeline.Run`, so that the command line shows,
     checks and writes its solutions as it does a local run's; the list gets the winner's
     :class:`Finish` when the run starts."""
@@ -115,7 +119,7 @@ def race_run(engine: DaskEngine, puzzle: Puzzle, racers: int, limit: int | None,
     winner: list[Finish] = []
 
     def solutions() -> Iterator[Solution]:
-        finish = race(engine, puzzle, racers, limit, timeout)
+        finish = race(engine, puzzle, racers, limit, timeout, options)
         winner.append(finish)
         ctx.stats = finish.stats
         yield from finish.solutions

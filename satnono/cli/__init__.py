@@ -55,7 +55,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 class _Version(argparse.Action):
     """``--version``, which reads the installed package's metadata only when asked (the
-    metadata library costs a tenth of a fresh process's start)."""
+    metadata library costs a tenth of a fresh process's start), and says whether the
+    engine was built and how (a user's first question when satnono is slow)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
@@ -65,7 +66,9 @@ class _Version(argparse.Action):
             text = version("satnono")
         except PackageNotFoundError:  # pragma: no cover - run from a source tree
             text = "(not installed)"
-        sys.stdout.write(f"satnono {text}\n")
+        from ..engine import describe
+
+        sys.stdout.write(f"satnono {text}\n{describe()}\n")
         parser.exit()
 
 

@@ -18,9 +18,9 @@ from .options import (
     add_exact_first,
     add_timeout,
     add_where,
+    add_workers,
     exact_first,
     say,
-    whole,
 )
 from .status import ExitStatus
 
@@ -160,8 +160,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "quarter of --timeout if the count is not done), compiled, enumerate, "
                    "ganak, approx (an estimate only)")
     add_exact_first(p)
-    p.add_argument("--workers", type=whole, default=1, metavar="N",
-                   help="racing searches per puzzle (sat, cpsat; mind --jobs)")
+    add_workers(p, "processes on each puzzle, as solve takes it (sat: racing searches; "
+                "cpsat: its search workers; default 1: mind --jobs)", default=1)
     p.add_argument("--retry-timeouts", action="store_true",
                    help="with -o: do again the puzzles whose record there says timeout "
                    "or estimate (with this run's --timeout); their old lines are replaced")

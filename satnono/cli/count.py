@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     from ..analyze.approx import DELTA, EPSILON
-    from ..analyze.count import METHODS, PARTS_PER_WORKER, THRESHOLD
+    from ..analyze.count import METHODS
+    from ..tuning import TUNING
 
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
@@ -49,8 +50,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_input(p)
     p.add_argument("--method", default="auto", choices=METHODS,
                    help="compiled: a search that counts independent parts apart; "
-                   "enumerate: blocking clauses, one solution at a time; ganak: exact "
-                   "projected model counting; approx: ApproxMC's estimate only; auto "
+                   "enumerate: blocking clauses, one solution at a time; ganak, d4: exact "
+                   "projected model counting (Ganak, D4); approx: ApproxMC's estimate only; "
+                   "auto "
                    "(default): enumerate, then ganak and compiled side by side")
     p.add_argument("--approx", dest="method", action="store_const", const="approx",
                    help="the same as --method approx")
@@ -63,12 +65,13 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_backend(p, f"the backend that enumerates (default {DEFAULT})", default=DEFAULT)
     add_workers(p, "sat backend (the default): split the count into parts (--parts) and "
                 "count them on N processes; cpsat: its search workers")
-    p.add_argument("--threshold", type=whole, default=THRESHOLD, metavar="N",
-                   help=f"auto: stop enumerating after N solutions (default {THRESHOLD})")
+    p.add_argument("--threshold", type=whole, default=TUNING.threshold, metavar="N",
+                   help=f"auto: stop enumerating after N solutions (default "
+                   f"{TUNING.threshold})")
     p.add_argument("--parts", type=whole, metavar="K",
                    help="split the puzzle into about K parts (cells chosen by probing), "
                    "count each on its own and add them up (default with --workers N > 1 "
-                   f"or --cluster: {PARTS_PER_WORKER} per worker)")
+                   f"or --cluster: {TUNING.parts_per_worker} per worker)")
     add_cluster(p, "count the parts on a Dask cluster")
     add_timeout(p, "give up after S seconds (the solutions enumerated so far are reported "
                 "as a lower bound)")
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from ..analyze.count import CNF_BACKEND, count
     from ..io.progress import Progress
 
-    if args.method in ("ganak", "compiled", "approx") and args.backend != CNF_BACKEND:
+    if args.method in ("ganak", "d4", "compiled", "approx") and args.backend != CNF_BACKEND:
         raise UsageError(f"--backend chooses how to enumerate; {args.method} counts on its "
                          "own")
     backend_options(args, args.backend)  # --workers with a backend that has none: refused
@@ -131,10 +134,10 @@ def _splits(args: argparse.Namespace, workers: int) -> bool:
 def _split_count(puzzle: Puzzle, args: argparse.Namespace, engine: DaskEngine
                  ) -> CountResult:
     """The parts counted on a cluster (as many per worker as on one machine)."""
-    from ..analyze.count import PARTS_PER_WORKER
     from ..analyze.split import count_split
+    from ..tuning import TUNING
 
-    parts = args.parts or PARTS_PER_WORKER * engine.workers
+    parts = args.parts or TUNING.parts_per_worker * engine.workers
     return count_split(puzzle, parts, args.method, timeout=args.timeout,
                        threshold=args.threshold, counter=engine.part_counter()).result
 

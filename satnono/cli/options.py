@@ -64,12 +64,12 @@ def some_seconds(text: str) -> float:
 
 def add_exact_first(p: argparse.ArgumentParser) -> None:
     """--exact-first, for count and batch: how long an estimate waits for the exact count."""
-    from ..analyze.count import EXACT_FIRST
+    from ..tuning import TUNING
 
     p.add_argument("--exact-first", type=some_seconds, metavar="S",
                    help="with --method approx: the seconds the exact methods get first, an "
                    f"exact count that comes that soon being the answer (default "
-                   f"{EXACT_FIRST:g}; 0: the estimate at once)")
+                   f"{TUNING.exact_first:g}; 0: the estimate at once)")
 
 
 def exact_first(args: argparse.Namespace) -> float | None:

@@ -29,8 +29,9 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help="each request's time limit (default 20)")
     p.add_argument("--max-cells", type=whole, default=100 * 100, metavar="N",
                    help="the largest puzzle taken, in cells (default 10000)")
-    p.add_argument("--workers", type=whole, default=2, metavar="N",
-                   help="solving processes at once (default 2); more requests wait")
+    p.add_argument("--jobs", type=whole, default=2, metavar="N",
+                   help="requests worked on at once, each in a process of its own (default "
+                   "2); more wait")
     p.set_defaults(run=run)
     return p
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
                          ) from None
     from ..web.app import Limits, listen, serve
 
-    limits = Limits(timeout=args.timeout, cells=args.max_cells, workers=args.workers)
+    limits = Limits(timeout=args.timeout, cells=args.max_cells, workers=args.jobs)
     sock = listen(args.host, args.port)  # a port in use or a bad host: said before anything
     say(f"satnono: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
     try:

@@ -85,9 +85,11 @@ def run(args: argparse.Namespace) -> int:
         say("satnono: --trace follows the native backend's steps")
     options = backend_options(args, backend)
     if args.cluster and ("search" not in BACKENDS[backend].options  # a racing backend
-                         or tracing or args.verify or args.solver or args.no_probing):
-        raise UsageError("--cluster races the sat backend's own searches: it goes without "
-                         "--backend, --solver, --no-probing, --trace and --verify")
+                         or tracing or args.verify or args.solver):
+        raise UsageError("--cluster races the sat backend's own CaDiCaL searches: it goes "
+                         "without --backend, --solver, --trace and --verify")
+    # every other sat option goes to each racing search as it would to a local one
+    racing = {k: v for k, v in options.items() if k != "workers"}
     engine = cluster_engine(args.cluster)
     stream = sys.stdout if fmt == "text" and args.output in (None, "-") else None
     status: int = ExitStatus.OK
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 from ..batch.race import race_run
 
                 solving, winner = race_run(engine, puzzle, args.workers or engine.workers,
-                                           limit, args.timeout)
+                                           limit, args.timeout, racing)
             else:
                 solving = solve(puzzle, backend, limit=limit, timeout=args.timeout,
                                 observer=tracer, **options)

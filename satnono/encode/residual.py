@@ -40,6 +40,7 @@ from ..model.solution import Solution
 from ..model.verdict import LineCode
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import ensure_room, gc_paused
+from ..tuning import TUNING
 from .encoding import Encoding
 from .order import encode_line_order
 
@@ -51,8 +52,6 @@ def cell_literal(enc: Encoding, r: int, c: int) -> int:
     return v
 
 
-#: clauses between two checks of the memory left while encoding
-CHECK_EVERY = 100_000
 
 
 def encode_line(enc: Encoding, line: Hashable, clue: tuple[int, ...], n: int, filled: int,
@@ -86,18 +85,19 @@ def _filled_literals(cell_var: Callable[[int], int]) -> Callable[[int, int], int
 
 
 def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
-           code: LineCode = LineCode.AUTOMATON) -> Encoding:
+           code: LineCode = LineCode.AUTOMATON, check_every: int = TUNING.check_every
+           ) -> Encoding:
     """The CNF of every line of ``board`` that still has unknown cells, each line an
     automaton (:func:`.colour.encode_colour_line`), or in black and white as ``code``
     says. A board that logic leaves mostly open can take minutes and more memory than
     there is (a 400×400 one, 88M clauses), so the deadline and the room left are checked
-    as the clauses grow."""
+    as the clauses grow (the room every ``check_every`` clauses)."""
     from .colour import cell_clauses
 
     black_and_white = board.colours == 1
     enc = Encoding(board, code=code if black_and_white else LineCode.AUTOMATON)
     by_order = black_and_white and code is LineCode.ORDER
-    check_at = CHECK_EVERY
+    check_at = check_every
     if not black_and_white:  # a literal per colour a cell may take, exactly one true
         for r, c in board.unknown_cells():
             options = [k for k in range(board.colours + 1) if board.may[ROW][k][r] >> c & 1]
@@ -123,7 +123,7 @@ def encode(puzzle: Puzzle, board: Board, deadline: Deadline = NO_DEADLINE,
             return enc
         deadline.check()  # a line of a large board costs milliseconds, the clock nothing
         if len(enc.clauses) >= check_at:
-            check_at = len(enc.clauses) + CHECK_EVERY
+            check_at = len(enc.clauses) + check_every
             ensure_room(len(enc.clauses), "encoding the puzzle")
     return enc
 
@@ -175,7 +175,7 @@ def residual(ctx: Context, start: Presolved, deadline: Deadline = NO_DEADLINE,
     if start.board.solved():
         return Residual(start)
     with gc_paused(), ctx.stats.timing("encode"):
-        enc = encode(ctx.puzzle, start.board, deadline, code)
+        enc = encode(ctx.puzzle, start.board, deadline, code, ctx.tuning.check_every)
     if enc.infeasible:
         return Residual(start, contradiction=True)
     ctx.stats.unknown = len(enc.cells)

@@ -16,9 +16,8 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import IO
 
-#: quiet for this long, then a line
-DELAY = 1.0
-PERIOD = 0.25
+#: quiet for this long, then a line, redrawn this often (seconds)
+DELAY, PERIOD = 1.0, 0.25
 
 
 class Progress:
@@ -26,9 +25,10 @@ class Progress:
     :meth:`pause` takes it away while something else is written to the terminal."""
 
     def __init__(self, doing: str, known: Callable[[], str] = lambda: "",
-                 out: IO[str] | None = None):
+                 out: IO[str] | None = None, delay: float = DELAY, period: float = PERIOD):
         self.doing = doing
         self.known = known
+        self.delay, self.period = delay, period
         self.out = out or sys.stderr
         self.shown = False
         self._lock = threading.Lock()
@@ -50,7 +50,7 @@ class Progress:
         self._clear()
 
     def _run(self) -> None:
-        if self._stop.wait(DELAY):
+        if self._stop.wait(self.delay):
             return
         while not self._stop.is_set():
             with self._lock:
@@ -63,7 +63,7 @@ class Progress:
                 self.out.write("\r\033[K" + line[:200])
                 self.out.flush()
                 self.shown = True
-            self._stop.wait(PERIOD)
+            self._stop.wait(self.period)
 
     def _clear(self) -> None:
         with self._lock:

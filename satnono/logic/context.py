@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from ..model.grid import COLUMN, ROW, Line
 from ..model.puzzle import Puzzle
+from ..tuning import TUNING, Tuning
 from .board import Board
 from .events import Observer
 from .line import LineCache, LineLogic, line_logic
@@ -93,6 +94,8 @@ class Context:
     observer: Observer | None = None
     #: the colour line solver even in black and white (what the fast path is held to)
     general: bool = False
+    #: the measured numbers the stages read (:class:`satnono.tuning.Tuning`)
+    tuning: Tuning = TUNING
 
     def __post_init__(self) -> None:
         self.logic: LineLogic = line_logic(self.puzzle, self.cache, self.general)

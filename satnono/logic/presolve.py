@@ -88,7 +88,7 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None
 
     if not fast.usable(ctx.puzzle):
         return board
-    dfs = fast.search_for(ctx.puzzle, board)
+    dfs = fast.search_for(ctx.puzzle, board, tuning=ctx.tuning)
     with ctx.stats.timing("line"):
         dfs.lines_only(deadline)
     by_line = dfs.root_known()

@@ -27,8 +27,6 @@ if TYPE_CHECKING:  # multiprocessing is imported when probing forks, not before
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-#: fewer unknown cells than this are probed in one process: starting another costs more
-PARALLEL_MIN_UNKNOWN = 300
 
 Score = tuple[int, int]
 
@@ -132,7 +130,7 @@ def probe(ctx: Context, board: Board, deadline: Deadline = NO_DEADLINE, workers:
     choice), or None when the board is solved. ``workers`` > 1 splits each pass between
     that many processes (the same board and the same ``best`` come out).
     """
-    if workers > 1 and ctx.observer is None and board.unknown() >= PARALLEL_MIN_UNKNOWN:
+    if workers > 1 and ctx.observer is None and board.unknown() >= ctx.tuning.parallel_min_unknown:
         return _probe_parallel(ctx, board, deadline, workers)
     while True:
         consistent, changed, best, _ = _pass(ctx, board, board.unknown_cells(), deadline)

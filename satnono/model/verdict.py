@@ -44,6 +44,8 @@ class CountMethod(_Word):
     COMPILED = "compiled"
     ENUMERATE = "enumerate"
     GANAK = "ganak"
+    #: D4, CRIL's knowledge compiler and model counter (its wheels: Linux and Windows on x86-64)
+    D4 = "d4"
     #: not exact: ApproxMC's estimate with bounds that hold with a given probability
     APPROX = "approx"
 

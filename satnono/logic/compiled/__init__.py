@@ -6,8 +6,9 @@ The search is cheap where logic nearly settles a puzzle and hopeless where the s
 are too many or the logic too weak; its budget is what hands those to a SAT solver. Every
 solution it gives is one of the puzzle's (a grid every line solver accepts), so the stage
 after it only needs to rule out what was already found (:class:`Search`). Where the engine
-was not built (no C compiler at install) or is turned off (:data:`DISABLE`), the Python
-logic does everything, slower, with the same answers.
+was not built (no C compiler at install) or is turned off
+(:data:`~satnono.engine.DISABLE`), the Python logic does everything, slower, with the same
+answers.
 
 >>> from satnono.model.puzzle import Puzzle
 >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
@@ -17,7 +18,6 @@ logic does everything, slower, with the same answers.
 
 from __future__ import annotations
 
-import os
 import sys
 from array import array
 from collections.abc import Iterator
@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ...engine import turned_off
 from ...errors import OutOfMemory
 from ...model.grid import COLUMN, ROW, Line
 from ...model.puzzle import Puzzle
@@ -32,51 +33,26 @@ from ...model.solution import Solution
 from ...runtime import crash
 from ...runtime.deadline import NO_DEADLINE, Deadline
 from ...runtime.memory import ensure_engine_room
+from ...tuning import TUNING, Tuning
 from ..board import Board
 from ..context import Stats
 
-#: work between two looks at the clock, in cells of the lines solved (a line solve costs
-#: about its length, times one more than its machine words past 63 cells): a few
-#: milliseconds
-SLICE = 250_000
-#: looking for one or two solutions, the search starts again from the root after this many
-#: nodes times the next term of Luby's sequence (1 1 2 1 1 2 4 …), from the third run on
-#: with its branching shaken and each run trying the other value first: a search's time
-#: has a heavy tail, which restarts cut (Gomes, Selman & Kautz, "Boosting combinatorial
-#: search through randomization", AAAI 1998; Luby, Sinclair & Zuckerman, 1993). Each run
-#: goes through the whole tree if it is let, so a run that ends it has found every
-#: solution; one a run meets again is not given twice. 300 as in nonosolve; chosen on
-#: tcga2015 against 100, 500 and 1,000 (benchmarks/results/NOTES.md)
-RESTARTS = 300
-#: at most this many implications of probing are handed to a SAT solver
-#: (:meth:`Search.implications`; 16 bytes each here): Gettys, 99×59, has 96,560
-IMPLICATIONS = 1 << 22
-
-
 #: block colours the engine takes (a cell's colours are one machine word)
 MAX_COLOURS = 62
-#: work between two looks at the clock in colour, in cells of the lines solved times one
-#: more than their blocks (the unit the colour budget was chosen in): a few milliseconds
-COLOUR_SLICE = 250_000
-#: entries of the engine's cache of line solves (a power of two)
-CACHE = 1 << 16
-#: set (to anything but empty or 0) to run the Python logic instead of the engine, as where
-#: it was not built: slower, the same answers
-DISABLE = "SATNONO_NO_COMPILED"
 _built: dict[str, bool] = {}
 
 
 def available() -> bool:
-    """Whether the engine is here (built at install) and not turned off (:data:`DISABLE`).
+    """Whether the engine is here (built at install) and not turned off
+    (:data:`~satnono.engine.DISABLE`).
     The first time it is asked and the engine is missing without being turned off, one
     line on stderr says that the Python logic stands in."""
-    if os.environ.get(DISABLE, "") not in ("", "0"):
+    if turned_off():
         return False
     if "engine" not in _built:
-        from ...engine import part
+        from ...engine import built
 
-        _built["engine"] = all(part(name) is not None
-                               for name in ("line", "colour_line", "search", "counter"))
+        _built["engine"] = built()
         if not _built["engine"]:
             print(f"satnono: {_why_no_engine()}; using the Python logic instead (slower, the "
                   "same answers)", file=sys.stderr, flush=True)
@@ -84,15 +60,10 @@ def available() -> bool:
 
 
 def _why_no_engine() -> str:
-    """Why the engine's modules are missing: not built at install, or a source tree (where
-    they are built only by ``pip install -e .``) imported in place of the installed copy."""
-    from ... import engine
+    """Why the engine's modules are missing, in the build's own words."""
+    from ...engine import why_not
 
-    if os.path.exists(os.path.join(os.path.dirname(engine.__file__), "search.pyx")):
-        return ("the compiled engine is not built in this source tree "
-                f"({os.path.dirname(os.path.dirname(engine.__file__))}: 'pip install -e .' "
-                "builds it there, or run from another folder)")
-    return "the compiled engine was not built at install (no C compiler?)"
+    return f"the compiled engine is {why_not()}"
 
 
 def usable(puzzle: Puzzle) -> bool:
@@ -110,15 +81,15 @@ def counting() -> bool:
     return available()
 
 
-def search_for(puzzle: Puzzle, board: Board | None = None, general: bool = False
-               ) -> Search:
+def search_for(puzzle: Puzzle, board: Board | None = None, general: bool = False,
+               tuning: Tuning = TUNING) -> Search:
     """The engine's search for ``puzzle`` from ``board``: one search for every palette,
     black and white a palette of one colour. Black and white takes its fast path — a cell
     a byte, a line two machine words and their own line solver — unless ``general``
     (the colour representation, which the tests hold the fast path to): of tcga2015's
     1,000 puzzles the fast path settles each in a third of the time
     (``python -m benchmarks.search_rate --general``)."""
-    return Search(puzzle, board, general)
+    return Search(puzzle, board, general, tuning)
 
 
 @dataclass
@@ -132,20 +103,14 @@ class Counted:
     cached: int
 
 
-#: entries of the compiled counter's memory of parts already counted (a power of two:
-#: 24 MB)
-COUNT_CACHE = 1 << 20
-#: parts of at least this many open cells are probed before they branch; smaller ones
-#: only propagate (probing them costs more than the nodes it saves: tcga2015 #400 and #469,
-#: 0.8 and 7.7 s against 1.1 and 9.9 s probing every part)
-PROBE_PARTS = 12
 
 
-def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = False
-                    ) -> Counted:
+def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = False,
+                    tuning: Tuning = TUNING) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
     engine's counter (:mod:`satnono.engine.counter`: the search's probing, parts counted
-    apart and multiplied, parts met before remembered), any palette up to
+    apart and multiplied, parts met before remembered; its cache and which parts are
+    probed from ``tuning``), any palette up to
     :data:`MAX_COLOURS` block colours. It cannot be stopped but by ending its process
     (:func:`satnono.analyze.counters.count_compiled` runs it in one).
 
@@ -154,13 +119,13 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = 
     """
     from ...engine.counter import count
 
-    fresh = fresh_engine(puzzle, board, general=general)
-    n, hits = count(fresh, COUNT_CACHE, PROBE_PARTS)
+    fresh = fresh_engine(puzzle, board, general=general, tuning=tuning)
+    n, hits = count(fresh, tuning.count_cache, tuning.probe_parts)
     return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
 
 
-def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int = CACHE,
-                 general: bool = False) -> Any:
+def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int | None = None,
+                 general: bool = False, tuning: Tuning = TUNING) -> Any:
     """A fresh engine (:class:`satnono.engine.search.Engine`) for ``puzzle`` whose root is
     ``board`` (or an open board). A puzzle whose engine would not fit the memory left is
     refused first (:class:`~satnono.errors.OutOfMemory`, with the numbers), as is one past
@@ -168,6 +133,8 @@ def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int = CACHE,
     from ...engine.search import Engine, footprint
 
     colours = len(puzzle.palette.colours) - 1
+    if cache is None:
+        cache = tuning.line_cache
     ensure_engine_room(puzzle, footprint(puzzle.height, puzzle.width, colours, cache))
     crash.engine_for(puzzle.size)
     blocks = [*puzzle.indexed[ROW], *puzzle.indexed[COLUMN]]
@@ -181,6 +148,7 @@ def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int = CACHE,
                           f"{exc or 'no memory left for it'}") from None
     if board is not None:
         engine.set_root(board.may[ROW])
+    engine.noise = tuning.noise
     return engine
 
 
@@ -203,22 +171,28 @@ class Search:
     """One puzzle's search on the engine (:mod:`satnono.engine.search`), any palette,
     stepped slice by slice: the root is the given board (or an open one), propagated and
     probed to a fixpoint when the search starts; looking for one or two solutions it
-    restarts (:data:`RESTARTS`), looking for more it goes through the tree once, since
-    every restart would find the same ones first again. Its cost counts cells of the lines
+    restarts (:attr:`~satnono.tuning.Tuning.restarts`), looking for more it goes through
+    the tree once, since every restart would find the same ones first again (Gomes, Selman
+    & Kautz, "Boosting combinatorial search through randomization", AAAI 1998: a search's
+    time has a heavy tail, which restarts cut; each run goes through the whole tree if it
+    is let, so a run that ends it has found every solution; one a run meets again is not
+    given twice). Its cost counts cells of the lines
     solved (times one more than their machine words past 63 cells in black and white,
     than their blocks in colour)."""
 
-    def __init__(self, puzzle: Puzzle, board: Board | None = None, general: bool = False):
+    def __init__(self, puzzle: Puzzle, board: Board | None = None, general: bool = False,
+                 tuning: Tuning = TUNING):
         self.puzzle = puzzle  # what a fresh engine is made of (implications)
+        self.tuning = tuning
         self.height, self.width = puzzle.height, puzzle.width
         self.colours = len(puzzle.palette.colours) - 1
         self.done = False
         self.given = 0
         self.pending: Solution | None = None
         self.seen: set[bytes] = set()
-        self.engine = fresh_engine(puzzle, board, general=general)
+        self.engine = fresh_engine(puzzle, board, general=general, tuning=tuning)
         #: work between two looks at the clock
-        self.slice_ = SLICE if self.engine.bw else COLOUR_SLICE
+        self.slice_ = tuning.slice_work if self.engine.bw else tuning.colour_slice_work
         #: what belief propagation found at the root, once it ran (:meth:`inform`)
         self.beliefs: Beliefs | None = None
 
@@ -234,7 +208,7 @@ class Search:
 
     def restarts(self, limit: int | None) -> None:
         """Restarts for one or two solutions, none for more."""
-        self.engine.restart = RESTARTS if limit is not None and limit <= 2 else 0
+        self.engine.restart = self.tuning.restarts if limit is not None and limit <= 2 else 0
 
     def solutions(self, limit: int | None, budget: int | None = None,
                   deadline: Deadline = NO_DEADLINE) -> Iterator[Solution]:
@@ -360,29 +334,32 @@ class Search:
         stats.nodes += int(e.nodes)
         stats.max_depth = max(stats.max_depth, int(e.depth))
 
-    def implications(self, board: Board, limit: int = IMPLICATIONS,
+    def implications(self, board: Board, limit: int | None = None,
                      deadline: Deadline = NO_DEADLINE) -> list[tuple[int, int]]:
         """What probing ``board``'s open cells implies: pairs (a, b), "literal a implies
         not literal b", a literal being ``cell × (colours + 1) + value`` ("the cell takes
         that value": 0 the background, c block colour c; cells row by row), b = -1 where
         a contradicts; at most ``limit`` pairs. Every solution satisfies them, so they may
         be added to a CNF of ``board`` as binary clauses (nonosolve's "probe clauses"); its
-        own search is not touched. A round of probing takes about a second on a random
-        150×150, so it runs in slices of :data:`SLICE` work with the ``deadline`` looked
-        at between them.
+        own search is not touched; at most ``limit`` pairs (the tuning's
+        ``implications`` unless given). A round of probing takes about a second on a
+        random 150×150, so it runs in slices of the search's slice of work with the
+        ``deadline`` looked at between them.
 
         >>> s = Search(Puzzle(rows=((1,), (1,)), columns=((1,), (1,))))
         >>> sorted(s.implications(Board(2, 2)))[:2]  # (0, 0) empty: (0, 1), (1, 0) not so
         [(0, 2), (0, 4)]
         """
-        fresh = fresh_engine(self.puzzle, cache=1 << 10)
+        if limit is None:
+            limit = self.tuning.implications
+        fresh = fresh_engine(self.puzzle, cache=1 << 10, tuning=self.tuning)
         flat = array("q")
         cell, cells = 0, board.width * board.height
         fresh.limit_time(_seconds_left(deadline))
         while cell < cells and len(flat) < 2 * limit:
             deadline.check()
             chunk, cell = fresh.implications(board.may[ROW], limit - len(flat) // 2, cell,
-                                             SLICE)
+                                             self.slice_)
             if fresh.expired:
                 raise deadline.expired()
             flat.frombytes(chunk)
