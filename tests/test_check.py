@@ -16,7 +16,14 @@ from satnono.analyze.uniqueness import switches, uniqueness
 from satnono.cli import main
 from satnono.errors import UsageError
 
-from .conftest import brute_solutions, examples, random_picture
+from .conftest import (
+    brute_solutions,
+    corpus_puzzle,
+    corpus_rows,
+    examples,
+    needs_corpus,
+    random_picture,
+)
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -87,14 +94,25 @@ def test_switches_flip_without_changing_a_clue_and_make_puzzles_ambiguous(w, h, 
         assert uniqueness(puzzle_from_picture(pic)).verdict == "multiple"
 
 
-def test_difficulty_levels():
+@pytest.mark.parametrize("engine", [True, False])
+def test_difficulty_levels(engine, monkeypatch):
+    """Rated from the engine's logic and the SAT stage's proof, or (where the engine is
+    not there) by the native search in Python: the same levels either way."""
+    import satnono.analyze.difficulty as difficulty
+
+    if not engine or not difficulty.usable(Puzzle(((1,),), ((1,),))):
+        monkeypatch.setattr(difficulty, "usable", lambda puzzle: False)
     line = puzzle_from_picture(Solution.from_strings(["##.", "#..", "..."]))
     assert rate(line).level == "line"
     two = Puzzle(((1,), (1,)), ((1,), (1,)))
     r = rate(two)
-    # one decision, then the learnt block of the first solution leads to the second
-    assert r.level == "search" and r.nodes >= 1 and r.max_depth >= 1
+    assert r.level == "search" and r.open_after_probing == 4
     assert r.solutions_seen == 2 and not r.contradiction
+    if r.rated_by == "native":
+        # one decision, then the learnt block of the first solution leads to the second
+        assert r.nodes >= 1 and r.max_depth >= 1
+    else:
+        assert r.sat_calls == 2  # a solution, then a second
     # a puzzle line logic alone cannot finish but probing can (found by search below)
     rng = random.Random(7)
     for _ in range(2000):
@@ -106,6 +124,32 @@ def test_difficulty_levels():
             break
     else:
         raise AssertionError("no probe-level puzzle among 2000 random 8x8 pictures")
+    refuted = Puzzle(((2,), ()), ((2,), ()))  # line logic alone refutes it
+    r = rate(refuted)
+    assert r.level == "line" and r.contradiction
+
+
+@needs_corpus
+@pytest.mark.full  # the corpus's 89 rated puzzles, each rated both ways: a minute or two
+def test_both_ratings_agree_with_the_corpus_documented_line_solvable_puzzles(monkeypatch):
+    """Each corpus puzzle whose sources say whether line logic alone solves it: the
+    engine's rating and the Python one give the same level, ``line`` exactly for those
+    documented as line-solvable."""
+    import satnono.analyze.difficulty as difficulty
+
+    rows = [r for r in corpus_rows() if r["line_solvable_documented"]]
+    assert len(rows) >= 80
+    for row in rows:
+        puzzle = corpus_puzzle(row)
+        engine = rate(puzzle, timeout=120)
+        with monkeypatch.context() as m:
+            m.setattr(difficulty, "usable", lambda p: False)
+            python = rate(puzzle, timeout=120)
+        where = f"{row['source_repo']}/{row['path_in_repo']}"
+        assert engine.finished, where
+        # the Python search may run out of time: its level is known once probing is done
+        assert python.level == engine.level or not python.finished, where
+        assert (engine.level == "line") == (row["line_solvable_documented"] == "LINE"), where
 
 
 def test_check_command(capsys):
@@ -127,9 +171,11 @@ def test_check_command(capsys):
 
 
 def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
-    # the rating gets only what the verdict left of --timeout, not a second full budget
+    """Where the rating runs a search of its own (no engine: the Python one), it gets only
+    what the verdict left of --timeout, not a second full budget."""
     from pathlib import Path
 
+    import satnono.analyze.check
     import satnono.analyze.difficulty
     import satnono.analyze.uniqueness
 
@@ -147,6 +193,7 @@ def test_check_timeout_covers_verdict_and_rating_together(monkeypatch, capsys):
 
     monkeypatch.setattr(satnono.analyze.uniqueness, "uniqueness", slow_uniqueness)
     monkeypatch.setattr(satnono.analyze.difficulty, "rate", spy_rate)
+    monkeypatch.setattr(satnono.analyze.check, "usable", lambda puzzle: False)
     car = Path(__file__).resolve().parents[1] / "puzzles" / "car.dat"
     assert main(["check", str(car), "--timeout", "2"]) == 0
     assert budgets and budgets[0] is not None and budgets[0] <= 1.5

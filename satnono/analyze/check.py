@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import Interrupted, SearchTimeout
+from ..logic.compiled import usable
 from ..model.grid import Cell
 from ..model.puzzle import Puzzle
 from ..model.verdict import Verdict
@@ -65,7 +66,9 @@ def check(puzzle: Puzzle, *, timeout: float | None = None, workers: int = 1,
     goal = puzzle.goal_solution()
     if goal is not None:
         result.switches = switches(goal)
-    if rating:
+    if rating and usable(puzzle):  # the proof's own logic and effort: nothing solved again
+        result.rating = difficulty.rating_of(puzzle, u, time.monotonic() - started)
+    elif rating:
         try:
             result.rating = difficulty.rate(puzzle, timeout=deadline.left())
         except KeyboardInterrupt as exc:

@@ -2,11 +2,18 @@
 
 ``line``: iterated line logic alone (each row and column on its own);
 ``probe``: line logic plus one-cell contradiction probing — no guessing, what a patient
-human can do; ``search``: needs branching (the decisions and depth of the native
-conflict-driven search, the line solver its only propagator, say how much). The numbers
-behind the level come with it, so puzzles within a level compare too. The search is the
-learning one, not plain backtracking: on the survey's 9-Dom the plain one needs 16,000 nodes
-and over a minute to tell the level, which a puzzle maker checking each draft cannot wait for.
+human can do; ``search``: needs branching. The numbers behind the level come with it, so
+that puzzles within a level compare too: the share of the picture line logic fixes, then
+probing; for ``search``, the share left to guess (what a person must branch on) and the
+effort of the search that settled it.
+
+Two ways to the same levels. Where the engine runs, the rating is read off the proof
+itself (:func:`rating_of`): the engine's line logic and probing to their fixpoints, then
+the SAT stage's calls for the verdict — a ``check`` pays for one proof, not two, and
+rates 12-Dom in the time ``solve`` takes. Without the engine, the native conflict-driven
+search in Python (the line solver its only propagator) gives the search's nodes and depth
+(:attr:`Rating.rated_by` says which). Line logic and probing reach one fixpoint however
+they are run, so both give the same level.
 """
 
 from __future__ import annotations
@@ -17,15 +24,17 @@ from typing import Any
 
 from ..backends import backend
 from ..errors import SearchTimeout
+from ..logic.compiled import usable
 from ..logic.context import Context
 from ..logic.presolve import Presolved
 from ..logic.probe import probe
 from ..logic.propagate import propagate
 from ..model.puzzle import Puzzle
-from ..model.verdict import Level
+from ..model.verdict import Level, RatedBy, Verdict
 from ..pipeline import require_solvable
 from ..plan import plan_for
 from ..runtime.deadline import Deadline
+from .uniqueness import Uniqueness, uniqueness
 
 LEVELS = tuple(level.value for level in Level)
 
@@ -48,11 +57,45 @@ class Rating:
     #: False when the time ran out first: the puzzle needs at least ``level``, and the
     #: numbers are what was done by then
     finished: bool = True
+    #: the SAT stage's calls for the verdict (the engine's way; 0 otherwise)
+    sat_calls: int = 0
+    #: which search measured a ``search`` level: the engine and the SAT stage, or the
+    #: native search in Python (``nodes``, ``max_depth``)
+    rated_by: RatedBy = RatedBy.NATIVE
+
+    @property
+    def open_after_probing(self) -> int:
+        """Cells neither line logic nor probing fixed: what must be guessed."""
+        return self.cells - self.by_line - self.by_probe
 
     def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["level"] = self.level.value
+        d["rated_by"] = self.rated_by.value
         return d
+
+
+def rating_of(puzzle: Puzzle, u: Uniqueness, seconds: float) -> Rating:
+    """The rating a uniqueness proof already holds: the level from its logic (line logic,
+    then probing, to their fixpoints), the search's effort from its SAT stage. Nothing is
+    solved again."""
+    cells = puzzle.width * puzzle.height
+    done = u.presolved
+    by_line = done.by_line if done is not None else 0
+    by_probe = done.by_probe if done is not None else 0
+    refuted = done.refuted_by if done is not None else None
+    if refuted is not None:
+        level = refuted
+    elif by_line == cells:
+        level = Level.LINE
+    elif by_line + by_probe == cells:
+        level = Level.PROBE
+    else:
+        level = Level.SEARCH
+    return Rating(level, cells, by_line, by_probe, u.line_solves, u.probes,
+                  solutions_seen=len(u.solutions),
+                  contradiction=refuted is not None or u.verdict is Verdict.NONE,
+                  seconds=seconds, sat_calls=u.sat_calls, rated_by=RatedBy.ENGINE)
 
 
 def rate(puzzle: Puzzle, *, timeout: float | None = None, **unknown: object) -> Rating:
@@ -71,6 +114,13 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, **unknown: object) -> 
     require_solvable(puzzle, "native")
     started = time.monotonic()
     deadline = Deadline.after(timeout)
+    if usable(puzzle):  # the engine and the SAT stage, as check rates
+        try:
+            u = uniqueness(puzzle, timeout=deadline.left(), ambiguity=False)
+        except SearchTimeout:
+            pass  # unfinished: the Python logic says how far it gets in what is left
+        else:
+            return rating_of(puzzle, u, time.monotonic() - started)
     ctx = Context(puzzle)
     board = ctx.board()
     cells = puzzle.width * puzzle.height

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..backends.solver import DEFAULT_SOLVER
 from ..encode.residual import decode_solution
 from ..errors import SearchTimeout
+from ..logic.context import Context
+from ..logic.presolve import Presolved
 from ..model.grid import Cell
 from ..model.puzzle import Puzzle, colour_runs
 from ..model.solution import Solution
@@ -37,12 +40,19 @@ class Uniqueness:
     #: False when the time ran out after the verdict was proven, while looking for more
     #: ambiguous cells: ``ambiguous`` is then only those found
     complete: bool = True
+    #: what logic did before the SAT stage (cells fixed by line logic, then by probing;
+    #: where the clues were refuted) and its work: the rating's numbers (a check rates
+    #: the puzzle from its own proof, :func:`satnono.analyze.difficulty.rating_of`)
+    presolved: Presolved | None = None
+    line_solves: int = 0
+    probes: int = 0
 
 
 def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
-               solver: str = DEFAULT_SOLVER, workers: int = 1, **unknown: object
-               ) -> Uniqueness:
-    """Prove ``puzzle`` unique, multiple or unsolvable, and find every ambiguous cell.
+               solver: str = DEFAULT_SOLVER, workers: int = 1, ambiguity: bool = True,
+               **unknown: object) -> Uniqueness:
+    """Prove ``puzzle`` unique, multiple or unsolvable, and find every ambiguous cell
+    (``ambiguity`` False: stop at the verdict, two solutions or none).
 
     Raises SearchTimeout when the time runs out before the verdict is proven; when it runs
     out later, the ambiguous cells found so far come back marked incomplete. ``workers``
@@ -58,7 +68,7 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
         from ..errors import UnknownOption
 
         raise UnknownOption(f"uniqueness takes no option {', '.join(map(repr, unknown))} "
-                            "(its options: timeout, solver, workers)")
+                            "(its options: timeout, solver, workers, ambiguity)")
     from ..backends.solver import check_solver, deleted, new_solver, searches
     from ..runtime.child import race
 
@@ -66,19 +76,25 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     check_solver(solver, enumerating=True)
     require_solvable(puzzle)
     deadline = Deadline.after(timeout)
-    res = residual(puzzle, deadline=deadline, workers=workers)
+    ctx = Context(puzzle)
+    res = residual(ctx, deadline=deadline, workers=workers)
     enc = res.encoding
+    if res.presolved.search is not None:  # the engine's work at the root, not yet counted
+        res.presolved.search.count_into(ctx.stats)
+    # what logic did comes with every verdict
+    found = partial(Uniqueness, presolved=res.presolved, line_solves=ctx.stats.line_solves,
+                    probes=ctx.stats.probes)
     if res.board is None:
-        return Uniqueness(Verdict.NONE)
+        return found(Verdict.NONE)
     if enc is None:
-        return Uniqueness(Verdict.UNIQUE, [check(puzzle, res.board.to_solution(), "sat")])
+        return found(Verdict.UNIQUE, [check(puzzle, res.board.to_solution(), "sat")])
     cells = sorted(enc.cells.items())
     complete = True
     models: list = []
     try:
         # loaded once, shared by the racers
         with deleted(new_solver(solver, enc.clauses, deadline=deadline)) as base:
-            args = (base, solver, [v for _, v in cells], enc.variables)
+            args = (base, solver, [v for _, v in cells], enc.variables, ambiguity)
             jobs = [(_backbone, args + s) for s in settings]
             for item in race(jobs, deadline, what="SAT solver", size=enc.size(),
                              always=True):
@@ -93,16 +109,16 @@ def uniqueness(puzzle: Puzzle, *, timeout: float | None = None,
     sols = [check(puzzle, decode_solution(enc, set(m)), "sat")
             for m in models[:2]]
     if not sols:
-        return Uniqueness(Verdict.NONE, sat_calls=calls)
+        return found(Verdict.NONE, sat_calls=calls)
     if len(sols) == 1:
-        return Uniqueness(Verdict.UNIQUE, sols, sat_calls=calls)
+        return found(Verdict.UNIQUE, sols, sat_calls=calls)
     first, others = set(models[0]), [set(m) for m in models[1:]]
     # a cell is ambiguous when some model's value differs from the first model's
     # (the keys of colour literals are (row, column, colour): the cell is their first two)
     ambiguous = sorted({(key[0], key[1]) for key, v in cells
                         if any((v in first) != (v in m) for m in others)})
-    return Uniqueness(Verdict.MULTIPLE, sols, ambiguous, _takes(cells, models, ambiguous),
-                      calls, complete)
+    return found(Verdict.MULTIPLE, sols, ambiguous, _takes(cells, models, ambiguous), calls,
+                 complete and ambiguity)
 
 
 def _takes(cells: list, models: list, ambiguous: list[Cell]) -> dict[Cell, tuple[int, ...]]:
@@ -125,11 +141,12 @@ def _takes(cells: list, models: list, ambiguous: list[Cell]) -> dict[Cell, tuple
     return {cell: tuple(sorted(ks)) for cell, ks in seen.items()}
 
 
-def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
-              forced: bool | None = None, focused: bool = False
+def _backbone(s, name: str, cells: list[int], top: int, ambiguity: bool = True,
+              seed: int | None = None, forced: bool | None = None, focused: bool = False
               ) -> Iterator[list[int] | int]:
     """Yield the true cell variables of each model found, then the number of calls; ``s``
-    is the loaded solver (its own copy, in a racing child), steered here."""
+    is the loaded solver (its own copy, in a racing child), steered here. Without
+    ``ambiguity`` it stops at a second model."""
     from ..backends.solver import solve_call, steer
 
     steer(s, name, seed, forced, focused)
@@ -143,7 +160,8 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
     first = {v: model[v - 1] > 0 for v in cells}
     yield [v for v in cells if first[v]]
     undecided = dict(first)
-    while undecided:
+    seconds = 0
+    while undecided and (ambiguity or not seconds):
         top += 1
         act = top
         # some undecided cell differs from the first solution
@@ -152,6 +170,7 @@ def _backbone(s, name: str, cells: list[int], top: int, seed: int | None = None,
         if not solve_call(s, [act]):
             break
         model = s.get_model()
+        seconds += 1
         yield [v for v in cells if model[v - 1] > 0]
         for v in [v for v, val in undecided.items() if (model[v - 1] > 0) != val]:
             del undecided[v]

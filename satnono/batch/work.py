@@ -307,6 +307,8 @@ def _work(puzzle: Puzzle, job: Job) -> dict[str, Any]:
                                "ambiguous_cells": len(u.ambiguous)}
         if c.rating is not None:
             out["difficulty"] = c.rating.level.value
+            if not c.rating.finished:  # the limit came first: at least this level
+                out["difficulty_finished"] = False
         return out
     from ..pipeline import solve
 

@@ -32,8 +32,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     add_json(p, "all of it as JSON: one object per puzzle, one per line (see 'satnono "
              "--help' for the shape)")
     p.add_argument("--no-rating", action="store_true",
-                   help="skip the difficulty rating (its search can take longer than the "
-                   "verdict on large ambiguous puzzles)")
+                   help="skip the difficulty rating (read off the verdict's proof where "
+                   "the engine runs; without it, a search of its own in Python)")
     p.set_defaults(run=run)
     return p
 

@@ -123,8 +123,9 @@ cdef class Engine:
     cdef uint64_t seed
     # the work so far: line solves, nodes, the deepest level, how the root ended (0 not
     # yet, 1 consistent, 2 a contradiction), the cost (a line of n cells costs n in black
-    # and white, n × (words + 1) past 63 cells; n × (blocks + 1) in colour)
-    cdef public int64_t lines, nodes, depth, root, cost
+    # and white, n × (words + 1) past 63 cells; n × (blocks + 1) in colour), the values
+    # probing tried
+    cdef public int64_t lines, nodes, depth, root, cost, probes
     # memory that could not be had inside a call (the call ends, MemoryError says so)
     cdef bint nomem
     cdef Watch watch

@@ -524,7 +524,7 @@ cdef class Engine:
         self.restart, self.run, self.run_nodes, self.noise = 0, 0, 0, 0.5
         self.remember = True
         self.seed = 0x2545F4914F6CDD1D
-        self.lines = self.nodes = self.depth = self.root = self.cost = 0
+        self.lines = self.nodes = self.depth = self.root = self.cost = self.probes = 0
         watch_start(&self.watch)
 
     # ------------------------------------------------------------ grids in and out
@@ -936,6 +936,7 @@ cdef class Engine:
                     return 0
                 self._set(g, c, b)
                 _queue_cell(self, c)
+                self.probes += 1
                 ok = self.propagate(g)
                 if self.nomem or self.watch.expired:
                     self._undo(g, start)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..model.verdict import Ending, Level, Verdict
+from ..model.verdict import Ending, Level, RatedBy, Verdict
 from ..pipeline import UNIQUENESS_LIMIT
 
 if TYPE_CHECKING:
@@ -131,7 +131,9 @@ def rating_words(rating: Rating) -> str:
     parts = [f"line logic fixes {pct(rating.by_line)} ({rating.by_line}/{rating.cells} cells)",
              f"probing {pct(rating.by_probe)} more",
              f"{rating.line_solves} line solves, {rating.probes} probes"]
-    if rating.level is Level.SEARCH:
+    if rating.level is Level.SEARCH and rating.rated_by is RatedBy.ENGINE:
+        parts.append(f"{pct(rating.open_after_probing)} left to guess")
+    elif rating.level is Level.SEARCH:
         parts.append(f"{rating.nodes} search nodes, depth {rating.max_depth}")
     return head + "; " + ", ".join(parts)
 

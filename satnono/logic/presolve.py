@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..model.verdict import Level
 from ..runtime.child import cores
 from ..runtime.deadline import NO_DEADLINE, Deadline
 from ..runtime.memory import gc_paused
@@ -36,6 +37,8 @@ class Presolved:
     by_line: int = 0
     by_probe: int = 0
     search: Search | None = None
+    #: where the clues were refuted, when they were: line logic alone, or probing
+    refuted_by: Level | None = None
 
     @property
     def contradiction(self) -> bool:
@@ -70,13 +73,13 @@ def presolve(ctx: Context, *, probing: bool = True, deadline: Deadline = NO_DEAD
         with ctx.stats.timing("line"):
             consistent = propagate(ctx, board, deadline=deadline)
         if not consistent:
-            return _done(ctx, Presolved(None))
+            return _done(ctx, Presolved(None, refuted_by=Level.LINE))
         by_line = board.known()
         if probing and not board.solved():
             with ctx.stats.timing("probe"):
                 consistent, _ = probe(ctx, board, deadline, min(workers, cores()))
             if not consistent:
-                return _done(ctx, Presolved(None, by_line))
+                return _done(ctx, Presolved(None, by_line, refuted_by=Level.PROBE))
     return _done(ctx, Presolved(board, by_line, board.known() - by_line))
 
 
@@ -91,13 +94,19 @@ def _compiled(ctx: Context, deadline: Deadline, board: Board | None
     dfs = fast.search_for(ctx.puzzle, board, tuning=ctx.tuning)
     with ctx.stats.timing("line"):
         dfs.lines_only(deadline)
+    if dfs.done:  # line logic refuted the clues
+        dfs.count_into(ctx.stats)
+        return _done(ctx, Presolved(None, refuted_by=Level.LINE))
     by_line = dfs.root_known()
     with ctx.stats.timing("probe"):
         dfs.root_only(deadline)
     root = dfs.root()
-    if root is None or root.solved():
+    if root is None:
         dfs.count_into(ctx.stats)
-        return _done(ctx, Presolved(root, by_line, 0 if root is None else root.known() - by_line))
+        return _done(ctx, Presolved(None, by_line, refuted_by=Level.PROBE))
+    if root.solved():
+        dfs.count_into(ctx.stats)
+        return _done(ctx, Presolved(root, by_line, root.known() - by_line))
     return _done(ctx, Presolved(root, by_line, root.known() - by_line, dfs))
 
 

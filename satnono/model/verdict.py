@@ -36,6 +36,13 @@ class Level(_Word):
     SEARCH = "search"
 
 
+class RatedBy(_Word):
+    """Which search measured a rating's ``search`` level."""
+
+    ENGINE = "engine"  # the engine's logic, then the SAT stage's proof
+    NATIVE = "native"  # the native conflict-driven search in Python
+
+
 class CountMethod(_Word):
     """How ``count`` is asked to count (``AUTO``: chosen from the puzzle, see
     :func:`satnono.analyze.count.count`)."""

@@ -331,6 +331,7 @@ class Search:
     def count_into(self, stats: Stats) -> None:
         e = self.engine
         stats.line_solves += int(e.lines)
+        stats.probes += int(e.probes)
         stats.nodes += int(e.nodes)
         stats.max_depth = max(stats.max_depth, int(e.depth))
 
