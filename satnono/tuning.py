@@ -60,6 +60,10 @@ class Tuning:
     probing every part). ``threshold``: auto enumerates up to this many solutions, then
     races the counters. ``listed_at_most``: auto's enumerating racer gives up past this
     many (each costs a blocking clause; the counters count such numbers in seconds).
+    ``d4_race_cores``: from this many cores, auto's race takes D4 in as a fourth racer (on
+    tcga2015's 24 hardest counts D4 beat Ganak on 21, and alone finished #523, 3.6 s; on
+    the survey's Center it did not finish in 120 s where Ganak took 1.6 s; on fewer cores
+    a fourth process slows the three that usually win).
     ``parts_per_worker``: parts per process of a split count. ``counter_code``: how Ganak
     and D4 get the lines (the order encoding: the survey's Center 2.8 → 1.2 s, tcga2015
     #524 71 → 52 s). ``exact_first``, ``approx_share``: an estimate waits this many
@@ -98,6 +102,7 @@ class Tuning:
     probe_parts: int = 12
     threshold: int = 1000
     listed_at_most: int = 100_000
+    d4_race_cores: int = 4
     parts_per_worker: int = 8
     counter_code: LineCode = LineCode.ORDER
     exact_first: float = 5.0

@@ -16,6 +16,7 @@ from satnono.engine import DISABLE
 from satnono.io.words import count_words
 from satnono.logic.compiled import usable
 from satnono.model.verdict import Depth
+from satnono.tuning import Tuning
 
 from .conftest import (
     brute_solutions,
@@ -38,6 +39,10 @@ def every_count(p: Puzzle, timeout: float = 60) -> dict[str, int]:
     res = count(p, "auto", threshold=1, timeout=timeout)
     assert res.complete
     out["auto"] = res.count
+    if d4_here():  # D4 in the race too, as on a machine of four cores
+        res = count(p, "auto", threshold=1, timeout=timeout, tuning=Tuning(d4_race_cores=1))
+        assert res.complete
+        out["auto with d4"] = res.count
     return out
 
 
@@ -154,7 +159,6 @@ def test_the_enumerating_racer_gives_way_past_its_cap():
     from satnono.pipeline import residual
     from satnono.runtime.child import race
     from satnono.runtime.deadline import NO_DEADLINE
-    from satnono.tuning import Tuning
 
     p = Puzzle(((1,),) * 7, ((1,),) * 7)
     enc = residual(p).encoding

@@ -20,7 +20,7 @@ from ..logic.context import Stats
 from ..model.puzzle import Puzzle, Verifier
 from ..model.verdict import CountMethod, LineCode
 from ..pipeline import check, residual
-from ..runtime.child import race, stream
+from ..runtime.child import cores, race, stream
 from ..runtime.deadline import Deadline
 from ..tuning import TUNING, Tuning
 from .approx import Estimate
@@ -180,7 +180,8 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         out = _race(puzzle, res, clock, found, listed, tuning)
         if out.complete:
             out.why = (f"past {threshold:,} solutions auto races the compiled counter, "
-                       "Ganak and enumeration, and this came in first")
+                       "Ganak" + (", D4" if cores() >= tuning.d4_race_cores and d4_here()
+                                  else "") + " and enumeration, and this came in first")
         return out
     out = count_by_ganak(res, clock, found)
     if out.complete:
@@ -208,10 +209,11 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
           tuning: Tuning = TUNING) -> CountResult:
     """The compiled counter, Ganak and enumeration going on side by side, each in its own
     process, the first count to come in kept (:func:`satnono.runtime.child.race`): none
-    wins everywhere. On tcga2015's slow counts the counter takes seconds where Ganak took
-    minutes; on the survey's Center (5 × 10^15 solutions) Ganak takes seconds and the
-    counter does not finish in a minute; on tcga2015 #481 (25,318 solutions under a deep
-    search) enumeration takes 44 s and neither of the others finishes in 300 s.
+    wins everywhere (D4 a fourth, on machines of the tuning's ``d4_race_cores``). On
+    tcga2015's slow counts the counter takes seconds where Ganak took minutes; on the
+    survey's Center (5 × 10^15 solutions) Ganak takes seconds and the counter does not
+    finish in a minute; on tcga2015 #481 (25,318 solutions under a deep search)
+    enumeration takes 44 s and neither of the others finishes in 300 s.
     ``listed`` is the residual as enumeration takes it (automata)."""
     from ..logic.compiled import counting
 
@@ -219,10 +221,13 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     assert enc is not None and cnf is not None and res.board is not None
     _need_ganak()
     counting()  # loaded before the fork, not in the child
+    cnf_args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True, tuning)),
-        (_count_models, (enc.variables, enc.clauses, sorted(enc.cells.values()))),
+        (_count_models, cnf_args),
         (_listed, (puzzle, cnf, tuning.listed_at_most))]
+    if cores() >= tuning.d4_race_cores and d4_here():
+        jobs.append((_raced_d4, cnf_args))
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
                          always=True))
@@ -232,6 +237,8 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
         raise stopped_count(exc, found, "counting", clock) from None
     if isinstance(n, Listed):
         return clock.result(n.count, True, "enumerate (sat)", res=listed)
+    if isinstance(n, ByD4):
+        return clock.result(n.count, True, "d4", res=res)
     if isinstance(n, int):
         return clock.result(n, True, "ganak", res=res)
     return clock.result(n.count, True, COMPILED, res=res)
@@ -243,6 +250,19 @@ class Listed:
     from Ganak's bare number)."""
 
     count: int
+
+
+@dataclass(frozen=True)
+class ByD4:
+    """D4's count, as a racer gives it (told apart from Ganak's bare number)."""
+
+    count: int
+
+
+def _raced_d4(variables: int, clauses: list[list[int]], sampling: list[int]
+              ) -> Iterator[ByD4]:
+    for n in _count_d4(variables, clauses, sampling):
+        yield ByD4(n)
 
 
 def _listed(puzzle: Puzzle, enc: Encoding, at_most: int) -> Iterator[Listed]:
@@ -335,12 +355,12 @@ def count_by_d4(res: Residual, clock: Clock, found: int) -> CountResult:
 
 
 def d4_here() -> bool:
-    """Whether D4 (the d4solver wheel, import ``py_d4``) is installed here."""
-    try:
-        import py_d4  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether D4 (the d4solver wheel, import ``py_d4``) is installed here: found, not
+    imported (it is loaded in the child that counts; loaded here, its bindings would
+    report their objects as leaked when the process ends)."""
+    from importlib.util import find_spec
+
+    return find_spec("py_d4") is not None
 
 
 def need_d4() -> None:
