@@ -155,6 +155,38 @@ def test_beliefs_on_two_symmetric_solutions_are_even():
             assert b.cell(r, c) == pytest.approx([0.5, 0.5], abs=1e-6)
 
 
+def test_beliefs_stop_at_the_deadline_with_what_they_have():
+    """Over a wide-open 150×150 grid 200 passes take seconds (a pass computes 300 lines):
+    a deadline a tenth of a second away ends it at once, with every open cell's belief
+    as it stands and no start distributions (not ``finished``); the order variables then
+    get no phases, the cells still do."""
+    import time
+
+    from satnono.encode.phases import phases
+    from satnono.encode.residual import encode
+    from satnono.logic.board import Board
+    from satnono.model.verdict import LineCode
+    from satnono.runtime.deadline import Deadline
+
+    rng = random.Random(5)
+    p = puzzle_from_picture(random_picture(rng, 150, 150, 0.5))
+    board = Board(p.width, p.height)
+    started = time.monotonic()
+    b = compiled.beliefs(p, board, rounds=200, tolerance=0.0, deadline=Deadline.after(0.1))
+    assert time.monotonic() - started < 2.0  # one pass is ~0.15 s here; honest slack
+    assert b is not None and not b.finished and b.starts == {}
+    assert len(b.slots) == p.width * p.height
+    for cell in (0, 777, p.width * p.height - 1):
+        assert sum(b.cell(*divmod(cell, p.width)) or []) == pytest.approx(1.0)
+    small = puzzle_from_picture(random_picture(rng, 6, 6, 0.5))
+    enc = encode(small, Board(6, 6), code=LineCode.ORDER)
+    done = compiled.beliefs(small, Board(6, 6), rounds=30)
+    assert done is not None and done.finished
+    cut = compiled.Beliefs(done.width, done.height, done.values, done.slots, done.shares, {},
+                           -1, done.work)
+    assert len(phases(enc, cut)) == len(enc.cells) < len(phases(enc, done))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_first_values_change_no_solution_set(seed):
     """The SAT stage from belief propagation's first values or from none: the same

@@ -94,7 +94,7 @@ def _encoded(ctx: Context, start: Presolved, deadline: Deadline, plan: Plan
             plan.tuning.bp_rounds > 0:
         with ctx.stats.timing("phases"):
             found = beliefs(ctx.puzzle, start.board, plan.tuning.bp_rounds,
-                            plan.tuning.bp_tolerance)
+                            plan.tuning.bp_tolerance, deadline)
             if found is not None:
                 enc.phases = phases(enc, found)
     return enc
@@ -366,7 +366,7 @@ def _searched(dfs: Search, ctx: Context, limit: int | None, plan: Plan,
     after = plan.tuning.neighbour_after
     if plan.inform_rounds:
         with ctx.stats.timing("phases"):
-            dfs.inform(plan.inform_rounds, 1e-3)
+            dfs.inform(plan.inform_rounds, 1e-3, deadline)
     seen = set(found.solutions)
     # looking for the first solution with a 2×2 swap to follow, then a little further,
     # then on as usual

@@ -51,13 +51,14 @@ def run(args: argparse.Namespace) -> int:
     from ..runtime.deadline import Deadline
 
     puzzle = load_one(args)  # validated as it is read
-    res = residual(puzzle, deadline=Deadline.after(args.timeout), depth=Depth(args.depth),
+    deadline = Deadline.after(args.timeout)
+    res = residual(puzzle, deadline=deadline, depth=Depth(args.depth),
                    code=LineCode(args.encoding))
     if res.encoding is not None and res.board is not None and not args.no_phases:
         from ..encode.phases import phases
         from ..logic.compiled import beliefs
 
-        found = beliefs(puzzle, res.board)
+        found = beliefs(puzzle, res.board, deadline=deadline)
         if found is not None:
             res.encoding.phases = phases(res.encoding, found)
     with atomic_output(args.output) as out:

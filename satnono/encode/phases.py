@@ -50,7 +50,7 @@ def phases(enc: Encoding, beliefs: Beliefs) -> list[int]:
                                                               key=shares.__getitem__)
             out.append(v if best[(r, c)] == colour else -v)
     for line, blocks in enc.orders.items():
-        if not isinstance(line, Line):
+        if not isinstance(line, Line) or not beliefs.finished:  # cut off: no starts
             continue
         for j, (lo, hi, first) in enumerate(blocks):
             for p in range(lo, hi):

@@ -29,6 +29,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
+from .clock cimport check_signals, monotonic
 from .memory cimport _alloc
 from .search cimport Engine
 
@@ -246,7 +247,16 @@ def marginals(Engine e, int64_t line, weights=None):
         free(start)
 
 
-def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4):
+cdef int _heard() except -1:
+    """Raise what a signal's handler raised (Ctrl-C, SIGTERM): belief propagation over a
+    large grid runs for seconds without coming back to Python."""
+    if check_signals() != 0:
+        return -1
+    return 0
+
+
+def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4,
+            double seconds=0.0):
     """Belief propagation over ``e``'s grid (its root, logic's fixpoint): passes over the
     rows, then the columns, each line's extrinsic message to each of its open cells mixed
     with the last one by ``damping``, until no message moves by more than ``tolerance`` in
@@ -257,7 +267,11 @@ def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4)
     starts at or before p (``j × n + p``), with the crossing lines' messages as priors —
     the order variables' phases; the passes run, and the lines computed (a line whose
     crossing lines' messages did not move, and whose own last did not, is not computed
-    again: it would send the same)."""
+    again: it would send the same). It stops ``seconds`` from now (0: no limit) with the
+    beliefs as they stand and no start distributions (its fourth answer is then -1), and
+    raises what a signal's handler raises, looking after every line."""
+    cdef double until = monotonic() + seconds if seconds > 0 else 0.0
+    cdef bint late = False
     cdef int64_t values = e.colours + 1, nlines = e.nlines, cells = e.cells
     cdef int64_t i, line, n, k, r, c, cell, slot, v, opens = 0, round_, p, j
     cdef int64_t longest = max(e.height, e.width)
@@ -317,6 +331,10 @@ def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4)
             for line in range(nlines):
                 if not busy[line] or not (final or stale[line]):
                     continue  # nothing it reads moved since it last sent: it would send the same
+                _heard()
+                if until > 0 and monotonic() > until:
+                    late = True
+                    break
                 work += 1
                 n = e.width if line < e.height else e.height
                 k = e.counts[line]
@@ -371,7 +389,7 @@ def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4)
                                  else where[i] // e.width)
                         stale[cross] = 1
                         next_stale[line] = 1
-            if final:
+            if final or late:
                 break
             for line in range(nlines):
                 if next_stale[line]:
@@ -384,6 +402,8 @@ def beliefs(Engine e, int rounds=100, double damping=0.5, double tolerance=1e-4)
                 total += ob[slot * values + v]
             for v in range(values):
                 ob[slot * values + v] = ob[slot * values + v] / total if total > 0 else 0.0
+        if late:
+            starts, round_ = {}, -1
         return bytes(out_cells), bytes(out_beliefs), starts, round_, work
     finally:
         free(slot_of)

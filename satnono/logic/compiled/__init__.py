@@ -233,7 +233,8 @@ class Search:
             with self._timed(deadline):
                 self._step(end if budget is None else min(end, budget))
 
-    def inform(self, rounds: int, tolerance: float) -> Beliefs | None:
+    def inform(self, rounds: int, tolerance: float, deadline: Deadline = NO_DEADLINE
+               ) -> Beliefs | None:
         """Belief propagation over the probed root (:func:`beliefs`, at most ``rounds``
         passes), and each open cell's likelier value tried first from now on when the
         search branches on it: on tournament sets the search then settles most of the
@@ -243,7 +244,7 @@ class Search:
         if self.beliefs is None and self.engine.root == 1:
             root = self.root()
             if root is not None:
-                self.beliefs = beliefs(self.puzzle, root, rounds, tolerance)
+                self.beliefs = beliefs(self.puzzle, root, rounds, tolerance, deadline)
             if self.beliefs is not None:
                 values = bytearray(self.width * self.height)
                 found = self.beliefs
@@ -408,6 +409,11 @@ class Beliefs:
     rounds: int = 0
     work: int = 0
 
+    @property
+    def finished(self) -> bool:
+        """Whether it ran to its end (not cut off by a deadline)."""
+        return self.rounds >= 0
+
     def cell(self, r: int, c: int) -> list[float] | None:
         """Cell (r, c)'s share of each value, or None where it is not open."""
         slot = self.slots.get(r * self.width + c)
@@ -422,17 +428,20 @@ class Beliefs:
         return float(self.starts[index][block * n + p])
 
 
-def beliefs(puzzle: Puzzle, board: Board, rounds: int = 100, tolerance: float = 1e-4
-            ) -> Beliefs | None:
+def beliefs(puzzle: Puzzle, board: Board, rounds: int = 100, tolerance: float = 1e-4,
+            deadline: Deadline = NO_DEADLINE) -> Beliefs | None:
     """Belief propagation over ``board`` (a fixpoint of logic) on the engine
     (:func:`satnono.engine.marginals.beliefs`), until no message moves by more than
-    ``tolerance`` or ``rounds`` passes; None where the engine is not here."""
+    ``tolerance`` or ``rounds`` passes; None where the engine is not here. At the
+    ``deadline`` it stops with the cells' beliefs as they stand (not ``finished``: no start
+    distributions); a Ctrl-C inside it is raised at once."""
     if not usable(puzzle):
         return None
     from ...engine.marginals import beliefs as propagate
 
     engine = fresh_engine(puzzle, board, cache=1 << 10)
-    cells, shares, starts, ran, work = propagate(engine, rounds, 0.5, tolerance)
+    cells, shares, starts, ran, work = propagate(engine, rounds, 0.5, tolerance,
+                                                 deadline.left() or 0.0)
     numbers = array("q")
     numbers.frombytes(cells)
     values = array("d")
