@@ -51,7 +51,14 @@ class ParseError(SatnonoError):
         return f"{where}: {self.message}"
 
 
-class UnknownFormat(ParseError):
+class NotAPuzzle(ParseError):
+    """A file that holds no puzzle at all: a picture, binary data, text in none of the
+    formats satnono reads (a README or LICENSE beside the puzzles). A batch over a folder
+    passes such files by with one line; a file in a puzzle's format that does not read
+    (an empty ``.non``, clues that contradict) is an error."""
+
+
+class UnknownFormat(NotAPuzzle):
     """Content in none of the formats satnono reads, and no format named: each interface
     says how to name one (the command line's ``--from``, the library's ``fmt``)."""
 

@@ -21,7 +21,8 @@ from satnono.model.puzzle import puzzle_from_picture
 
 from .conftest import random_picture
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
 
 #: the full suite only (python -m pytest); the fast tier (--fast) leaves these out
 pytestmark = pytest.mark.full
@@ -293,10 +294,11 @@ def test_a_puzzle_process_is_kept_while_puzzles_end_quickly_and_replaced_after_t
 
 
 def test_every_input_of_a_folder_gets_a_record_and_a_failure_its_status(tmp_path, capsys):
-    """An empty file, clues that contradict and a picture in a folder: each gets a record
-    (verdict error, the message), the summary names them, the status is 2; a rerun
-    writes them no second time, and a file that reads now gets its puzzles' records in
-    place of its error."""
+    """An empty file and clues that contradict in a folder: each gets a record (verdict
+    error, the message), the summary names them, the status is 2; a rerun writes them no
+    second time, and a file that reads now gets its puzzles' records in place of its
+    error. A picture, a README and a LICENSE beside them are passed by with one line, and
+    a hidden folder is not looked in."""
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "cup.non").write_text((PUZZLES / "cup.non").read_text())
@@ -304,6 +306,10 @@ def test_every_input_of_a_folder_gets_a_record_and_a_failure_its_status(tmp_path
     bad = folder / "bad.non"
     bad.write_text("width 2\nheight 2\nrows\n2\n2\ncolumns\n1\n1\n")
     (folder / "pic.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (folder / "README.md").write_text("# My puzzles\n\nDrawn in 2025; solve them.\n")
+    (folder / "LICENSE").write_text((ROOT / "LICENSE").read_text())
+    (folder / ".git").mkdir()
+    (folder / ".git" / "HEAD.non").write_text("")
     out = tmp_path / "r.jsonl"
 
     def records() -> dict[str, dict]:
@@ -312,16 +318,21 @@ def test_every_input_of_a_folder_gets_a_record_and_a_failure_its_status(tmp_path
     assert main(["batch", str(folder), "-o", str(out)]) == 2
     got = records()
     assert {k for k, r in got.items() if r["verdict"] == "error"} == {
-        f"{folder}/{n}#0" for n in ("bad.non", "empty.non", "pic.png")}
+        f"{folder}/{n}#0" for n in ("bad.non", "empty.non")}
     assert got[f"{folder}/empty.non#0"]["error"] == "the file is empty"
     assert got[f"{folder}/cup.non#1"]["verdict"] == "unique"
+    assert len(got) == 3
     err = capsys.readouterr().err
     assert f"error: {folder}/bad.non#0: the row clues fill 4 cells" in err
+    assert (f"passed by 3 file(s) that hold no puzzle: {folder}/LICENSE, {folder}/README.md, "
+            f"{folder}/pic.png\n") in err
     assert main(["batch", str(folder), "-o", str(out)]) == 2  # once only
-    assert len(out.read_text().splitlines()) == 4
-    assert "3 file(s) still cannot be read" in capsys.readouterr().err
+    assert len(out.read_text().splitlines()) == 3
+    assert "2 file(s) still cannot be read" in capsys.readouterr().err
     bad.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")  # two solutions
-    assert main(["batch", str(folder), "-o", str(out)]) == 2  # two still bad
+    assert main(["batch", str(folder), "-o", str(out)]) == 2  # the empty file still bad
     got = records()
     assert f"{folder}/bad.non#0" not in got and got[f"{folder}/bad.non#1"]["verdict"] == \
         "multiple"
+    (folder / "empty.non").unlink()
+    assert main(["batch", str(folder)]) == 0  # puzzles, and files that hold none: all well

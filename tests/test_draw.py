@@ -114,3 +114,71 @@ def test_render_says_when_a_cell_is_too_small_for_readable_clues(tmp_path, capsy
     assert main(["render", str(path), "--blank", "--cell", "11", "-o",
                  str(tmp_path / "b.png")]) == 0
     assert "readable" not in capsys.readouterr().err
+
+
+def _on_a_terminal(path: Path, **env: str) -> str:
+    """What ``satnono solve PATH`` writes to a terminal 200 columns wide (a real
+    pseudo-terminal: the program decides by isatty, as for a user)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "solve", str(path)],
+                            stdout=follower, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "COLUMNS": "200", **env})
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the other end closed: the program ended
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert proc.wait(timeout=120) == 0
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+def test_a_colour_solution_on_a_terminal_has_its_clues_and_its_colours(tmp_path):
+    """A colour puzzle on a terminal: the clue margins as in black and white, each block
+    cell painted in its palette colour (24-bit ANSI background), each clue on its colour,
+    background cells a dim dot; with NO_COLOR, the palette's characters instead, a clue
+    saying its colour after its number."""
+    import re
+
+    from satnono import save
+    from satnono.model.puzzle import Colour, Palette, puzzle_from_colours
+
+    palette = Palette((Colour("white", ".", "ffffff"), Colour("red", "r", "ff0000"),
+                       Colour("navy", "n", "000080")))
+    rows = ["rr.n", ".nn.", "r..r"]
+    p = puzzle_from_colours([[palette.chars.index(ch) for ch in row] for row in rows],
+                            palette)
+    path = tmp_path / "three.json"
+    save(p, str(path))
+    shown = _on_a_terminal(path).splitlines()
+    paint = {"ff0000": "255;0;0", "000080": "0;0;128"}
+    grid = shown[-3:]
+    for r, row in enumerate(rows):
+        cells = re.findall(r"\x1b\[48;2;([0-9;]+)m {2,}\x1b\[0m|\x1b\[2m·\x1b\[0m", grid[r])
+        want = [paint[c.rgb] if ch != "." else "" for ch in row
+                for c in palette.colours if c.char == ch]
+        assert cells == want, (r, grid[r])
+    # row 0's clues: 2 red, 1 navy, each on its colour, ahead of the cells
+    assert grid[0].lstrip().startswith("\x1b[48;2;255;0;0;38;2;255;255;255m2\x1b[0m "
+                                       "\x1b[48;2;0;0;128;38;2;255;255;255m1\x1b[0m")
+    plain = _on_a_terminal(path, NO_COLOR="1").splitlines()
+    assert "\x1b" not in "".join(plain)
+    assert plain == ["       1r 1r    1n",
+                     "       1r 1n 1n 1r",
+                     "2r 1n rrrrrr   nnn",
+                     "   2n    nnnnnn",
+                     "1r 1r rrr      rrr"]

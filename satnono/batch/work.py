@@ -15,7 +15,7 @@ import os
 import socket
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..backends import DEFAULT, pinned
@@ -76,8 +76,8 @@ class Job:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A file found in a folder that is not a puzzle satnono reads (an empty file, clues
-    that contradict, a picture): it gets a record of its own, verdict ``error``."""
+    """A file found in a folder, in a puzzle's format, that does not read (an empty file,
+    clues that contradict): it gets a record of its own, verdict ``error``."""
 
     source: str
     error: str
@@ -94,29 +94,44 @@ class Unreadable:
 
 @dataclass(frozen=True)
 class Collected:
-    """What the files and folders of a batch hold: a task per puzzle, and the files in
-    folders that could not be read."""
+    """What the files and folders of a batch hold: a task per puzzle, the files in
+    folders that could not be read, and those passed by as holding no puzzle at all (a
+    README, a picture)."""
 
     tasks: list[Task]
     unreadable: list[Unreadable]
+    skipped: list[str] = field(default_factory=list)
 
 
 def collect(paths: list[str]) -> Collected:
     """Every puzzle in the files and folders given, each entry of a multi-puzzle file a
     task of its own. A file named on the command line that cannot be read is an error; in
-    a folder, such a file is :class:`Unreadable`, not a reason to stop."""
-    from ..errors import SatnonoError
+    a folder, such a file is :class:`Unreadable`, not a reason to stop, and one that holds
+    no puzzle at all (:class:`~satnono.errors.NotAPuzzle`: a README, a LICENSE, a picture)
+    is passed by. Hidden files and folders (a name starting with a dot: ``.git``) are not
+    looked in."""
+    from ..errors import NotAPuzzle, SatnonoError
     from ..io.formats import read_file
 
     tasks: list[Task] = []
     unreadable: list[Unreadable] = []
+    skipped: list[str] = []
     for path in paths:
         files = [path]
         if os.path.isdir(path):
-            files = sorted(os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs)
+            files = []
+            for d, subs, fs in os.walk(path):
+                subs[:] = [s for s in subs if not s.startswith(".")]
+                files += [os.path.join(d, f) for f in fs if not f.startswith(".")]
+            files.sort()
         for f in files:
             try:
                 puzzles = read_file(f)
+            except NotAPuzzle:
+                if f == path:
+                    raise
+                skipped.append(f)
+                continue
             except SatnonoError as exc:
                 if f == path:
                     raise
@@ -124,7 +139,7 @@ def collect(paths: list[str]) -> Collected:
                 unreadable.append(Unreadable(f, message.removeprefix(f"{f}: ")))
                 continue
             tasks += [Task(f, i, p) for i, p in enumerate(puzzles, 1)]
-    return Collected(tasks, unreadable)
+    return Collected(tasks, unreadable, skipped)
 
 
 def where() -> str:

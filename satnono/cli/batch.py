@@ -38,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
               exact_first(args))
     found = collect(args.paths)
     tasks = found.tasks
+    if found.skipped:
+        names = ", ".join(found.skipped[:5])
+        more = f" and {len(found.skipped) - 5} more" if len(found.skipped) > 5 else ""
+        say(f"passed by {len(found.skipped)} file(s) that hold no puzzle: {names}{more}")
     if not tasks and not found.unreadable:
         raise UsageError("no puzzles in the files and folders given")
     if args.retry_timeouts and not args.output:
@@ -53,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         again_ = f" ({'; '.join(why)}, again with --timeout {job.timeout:g})" if why else ""
         say(f"resuming: {len(tasks) - len(todo)} of {len(tasks)} puzzle(s) already in "
             f"{args.output}, {len(todo)} to go{again_}")
-    runner = engine(args.jobs, args.cluster)
+    from ..runtime.child import cores
+
+    runner = engine(cores() if args.jobs is None else args.jobs, args.cluster)
     out = open_journal(args.output) if args.output else sys.stdout
     records: list[dict[str, Any]] = []
     started = time.monotonic()
@@ -151,7 +157,7 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE.jsonl",
                    help="results file (resumable); standard output when not given")
     add_timeout(p, "per puzzle, in seconds (default 60)")
-    add_where(p, "puzzles at a time on this machine (default 1)")
+    add_where(p, "puzzles at a time on this machine (default: every core)", default=None)
     p.add_argument("--backend", default=DEFAULT, choices=[b for b in BACKENDS],
                    help=f"the backend for each puzzle (default {DEFAULT})")
     p.add_argument("--method", default="auto", choices=[m.value for m in CountMethod],

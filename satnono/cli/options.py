@@ -176,10 +176,11 @@ def add_cluster(p: Any, what: str) -> None:
                    "processes here (needs satnono[cluster])")
 
 
-def add_where(p: argparse.ArgumentParser, jobs: str) -> None:
-    """``--jobs N`` (this machine) or ``--cluster ADDRESS`` (Dask), not both."""
+def add_where(p: argparse.ArgumentParser, jobs: str, default: int | None = 1) -> None:
+    """``--jobs N`` (this machine) or ``--cluster ADDRESS`` (Dask), not both; None as the
+    default: every core the process may use."""
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=whole, default=1, metavar="N", help=jobs)
+    where.add_argument("--jobs", type=whole, default=default, metavar="N", help=jobs)
     add_cluster(where, "run on a Dask cluster, the engine batch and bench share")
 
 

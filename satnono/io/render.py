@@ -67,9 +67,15 @@ def write_sol(out: IO[str], solutions: Iterable[Solution]) -> int:
     return n
 
 
-def drawing(puzzle: Puzzle, sol: Solution, columns: int = 80) -> list[str] | None:
-    """The solution as a terminal shows it: a block per filled cell, the clues in the
-    margins; None when it would not fit in ``columns`` characters.
+def drawing(puzzle: Puzzle, sol: Solution, columns: int = 80, colour: bool = False
+            ) -> list[str] | None:
+    """The solution as a terminal shows it: the clues in the margins, a block per filled
+    cell; None when it would not fit in ``columns`` characters. In colour, with
+    ``colour`` (a terminal that shows it), each block cell is painted in its palette
+    colour (24-bit ANSI), each clue number written on its colour, and a background cell
+    is a dim dot (a black block on a dark terminal must not look empty); without, a cell is
+    drawn with its colour's character and a clue says it after the number (``3r``), so
+    the two views read alike.
 
     >>> p = Puzzle(((2,), (1,)), ((2,), (1,)))
     >>> for line in drawing(p, Solution.from_strings(["##", "#."])):
@@ -78,25 +84,72 @@ def drawing(puzzle: Puzzle, sol: Solution, columns: int = 80) -> list[str] | Non
     2 ████
     1 ██
     """
-    lengths = puzzle.lengths
-    cell = max(2, max((len(str(n)) + 1 for c in lengths[1] for n in c), default=2))
-    row_text = [" ".join(map(str, c)) for c in lengths[0]]
-    margin = max(map(len, row_text), default=0) + 1
+    palette = puzzle.palette
+    plain = palette.black_and_white
+    codes = [_ansi(c.rgb) for c in palette.colours]
+
+    def clue(length: int, k: int) -> tuple[str, int]:
+        """A clue number as written, and its width on the screen."""
+        if plain:
+            return str(length), len(str(length))
+        if colour:  # on the colour, in black or white, whichever reads (a dark terminal)
+            ink = "0;0;0" if _light(palette.colours[k].rgb) else "255;255;255"
+            return (f"\x1b[48;2;{codes[k]};38;2;{ink}m{length}\x1b[0m", len(str(length)))
+        return f"{length}{palette.colours[k].char}", len(str(length)) + 1
+
+    rows_, cols_ = puzzle.indexed
+    heads = [[clue(n, k) for n, k in c] for c in cols_]
+    cell = max(2, max((w + 1 for c in heads for _, w in c), default=2))
+    row_clues = [[clue(n, k) for n, k in c] for c in rows_]
+    row_width = [sum(w for _, w in c) + max(len(c) - 1, 0) for c in row_clues]
+    margin = max(row_width, default=0) + 1
     if margin + cell * puzzle.width > columns:
         return None
-    depth = max(map(len, lengths[1]), default=0)
+    depth = max(map(len, heads), default=0)
     out = []
     for k in range(depth):
-        heads = []
-        for c in lengths[1]:
-            i = k - (depth - len(c))
-            heads.append(str(c[i]).rjust(cell) if i >= 0 else " " * cell)
-        out.append(" " * margin + "".join(heads).rstrip())
-    for r, text in enumerate(row_text):
-        cells = "".join(("█" if sol.filled(r, c) else " ") * cell
-                        for c in range(puzzle.width))
-        out.append((text.rjust(margin - 1) + " " + cells).rstrip())
+        line = []
+        for head in heads:
+            i = k - (depth - len(head))
+            line.append(" " * (cell - head[i][1]) + head[i][0] if i >= 0 else " " * cell)
+        out.append(" " * margin + "".join(line).rstrip())
+    for r, clues in enumerate(row_clues):
+        text = " " * (margin - 1 - row_width[r]) + " ".join(t for t, _ in clues) + " "
+        for c in range(puzzle.width):
+            k = sol.colour(r, c)
+            if not k:  # in colour a dim dot: a black block must not look like it
+                text += (" " * (cell - 1) + "\x1b[2m·\x1b[0m" if colour and not plain
+                         else " " * cell)
+            elif plain:
+                text += "█" * cell
+            elif colour:
+                text += f"\x1b[48;2;{codes[k]}m" + " " * cell + "\x1b[0m"
+            else:
+                text += palette.colours[k].char * cell
+        out.append(text.rstrip())
     return out
+
+
+def _ansi(rgb: str) -> str:
+    """A palette colour's hex (``f80`` or ``ff8800``) as ANSI's ``R;G;B``."""
+    full = "".join(ch * 2 for ch in rgb) if len(rgb) == 3 else rgb
+    return ";".join(str(int(full[i:i + 2], 16)) for i in (0, 2, 4))
+
+
+def _light(rgb: str) -> bool:
+    """Whether black text reads on the colour ``rgb`` (its relative luminance, ITU-R
+    BT.709's weights, above one half)."""
+    r, g, b = (int(x) / 255 for x in _ansi(rgb).split(";"))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5
+
+
+def shows_colour(out: IO[str]) -> bool:
+    """Whether ``out`` is a terminal that shows colour: not where ``NO_COLOR`` is set
+    (no-color.org) or the terminal is ``dumb``."""
+    import os
+
+    return out.isatty() and not os.environ.get("NO_COLOR") and \
+        os.environ.get("TERM") != "dumb"
 
 
 def show(out: IO[str], puzzle: Puzzle, sol: Solution, number: int) -> None:
@@ -107,7 +160,7 @@ def show(out: IO[str], puzzle: Puzzle, sol: Solution, number: int) -> None:
 
     lines = None
     if out.isatty():
-        lines = drawing(puzzle, sol, shutil.get_terminal_size().columns)
+        lines = drawing(puzzle, sol, shutil.get_terminal_size().columns, shows_colour(out))
     text = lines or sol.strings(chars=puzzle.palette.chars)
     out.write(("\n" if number > 1 else "") + "\n".join(text) + "\n")
     out.flush()

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...errors import ParseError, UnknownFormat, UnsupportedOutput, UsageError
+from ...errors import NotAPuzzle, ParseError, UnknownFormat, UnsupportedOutput, UsageError
 from ...model.puzzle import Puzzle, validate
 from . import (
     griddler,
@@ -121,11 +121,11 @@ def _not_text(data: bytes, path: str, fmt: str | None) -> None:
         return
     for magic, kind in _PICTURES:
         if data.startswith(magic) and fmt is None:
-            raise ParseError(f"a {kind} picture, not a puzzle file: 'satnono make {path}' "
+            raise NotAPuzzle(f"a {kind} picture, not a puzzle file: 'satnono make {path}' "
                              "makes a puzzle of it", path, None)
     head = data[:4096]
     if b"\0" in head:
-        raise ParseError("binary data, not a puzzle file (puzzle files are text)", path, None)
+        raise NotAPuzzle("binary data, not a puzzle file (puzzle files are text)", path, None)
     try:
         text = head.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -136,7 +136,7 @@ def _not_text(data: bytes, path: str, fmt: str | None) -> None:
     controls = sum(1 for ch in text if ord(ch) < 32 and ch not in "\t\n\r\f\v"
                    or 127 <= ord(ch) < 160)
     if controls > max(2, len(text) // 50):
-        raise ParseError("binary data, not a puzzle file (puzzle files are text)", path, None)
+        raise NotAPuzzle("binary data, not a puzzle file (puzzle files are text)", path, None)
 
 
 def read_bytes(data: bytes, path: str | os.PathLike[str] = "<input>", fmt: str | None = None
