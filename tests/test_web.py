@@ -89,6 +89,34 @@ def puzzle(rows, columns, goal=None) -> str:
     return json.dumps(obj)
 
 
+def test_every_route_and_every_field_it_answers_is_in_the_api_page(server):
+    """docs/web-api.md names each route the app serves, and each field a real answer of
+    it holds (a client reads the page, not the source)."""
+    import base64
+    import re
+
+    doc = (ROOT / "docs" / "web-api.md").read_text()
+    rows = {m[0]: m[1] for m in re.findall(r"^\| `(?:GET|POST) (/api/\w+)` \|(.*)$", doc,
+                                           re.M)}
+    app_routes = {r.path for r in make_app(Limits()).routes if r.path.startswith("/api/")}
+    assert set(rows) == app_routes
+    cup = (ROOT / "puzzles" / "cup.non").read_bytes()
+    opened = server.post("/api/open", {"name": "cup.non",
+                                       "data": base64.b64encode(cup).decode()})[1]
+    with urllib.request.urlopen(server.url + "/api/info", timeout=60) as res:
+        answers = {"/api/info": json.loads(res.read()), "/api/open": opened,
+                   "/api/cancel": server.post("/api/cancel", {"id": "none"})[1]}
+    for route in ("check", "solve", "count"):
+        answers[f"/api/{route}"] = server.post(f"/api/{route}", {"puzzle": opened["json"]})[1]
+    answers["/api/export"] = server.post("/api/export", {"puzzle": opened["json"],
+                                                         "what": "non"})[1]
+    assert set(answers) == app_routes
+    for route, answer in answers.items():
+        assert "error" not in answer, (route, answer)
+        missing = [k for k in answer if f"`{k}`" not in rows[route]]
+        assert not missing, (route, missing)
+
+
 def test_check_solve_count_and_export_answer_as_the_library_does(server):
     p = puzzle([[1], [1]], [[1], [1]], ["#.", ".#"])
     status, data = server.post("/api/check", {"puzzle": p})

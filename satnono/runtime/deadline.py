@@ -118,11 +118,19 @@ def counted_from(started: float, timeout: float | None) -> Deadline:
     return Deadline(started + timeout, deadline.timeout)
 
 
+#: seconds an input always gets to be read, even where the process's start-up took the
+#: whole time limit (a busy machine): a file that reads at once is read, and the stages
+#: after it say what they found in no time (a count's "at least 0"), where a read cut
+#: before it began would say nothing of the puzzle
+READ_GRACE = 0.25
+
+
 @contextmanager
 def reading(deadline: Deadline, path: str) -> Iterator[None]:
-    """Reading an input within ``deadline``: past it, :class:`~satnono.errors.ReadTimeout`
-    (a FIFO that no one writes to blocks in the system, a huge picture in Python; a timer's
-    signal ends both). Only the main thread gets signals: elsewhere the read is not cut."""
+    """Reading an input within ``deadline`` (but for :data:`READ_GRACE` at least): past
+    it, :class:`~satnono.errors.ReadTimeout` (a FIFO that no one writes to blocks in the
+    system, a huge picture in Python; a timer's signal ends both). Only the main thread
+    gets signals: elsewhere the read is not cut."""
     if deadline.at is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -130,10 +138,8 @@ def reading(deadline: Deadline, path: str) -> Iterator[None]:
     def expired(signum: int, frame: object) -> None:
         raise ReadTimeout(path, deadline.timeout or 0.0)
 
-    if deadline.passed():
-        raise ReadTimeout(path, deadline.timeout or 0.0)
     previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline.at - time.monotonic(), 0.001))
+    signal.setitimer(signal.ITIMER_REAL, max(deadline.at - time.monotonic(), READ_GRACE))
     try:
         yield
     finally:
