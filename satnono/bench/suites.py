@@ -30,7 +30,7 @@ from ..model.puzzle import Colour, Palette, Puzzle, puzzle_from_colours, puzzle_
 from ..model.solution import Solution
 
 SUITES = ("survey", "tcga2015", "random", "hard-random", "large", "colour", "colour-large",
-          "tournaments")
+          "colour-random", "tournaments")
 __all__ = ["SUITES", "corpus_dir", "gather", "index_rows", "path_of", "pick", "puzzle_of",
            "random_picture", "reference_solutions", "suite", "tournament", "tournament_sets",
            "tournaments_dir"]
@@ -87,6 +87,30 @@ def hard_random(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
             s = seed * 1000 + side * 100 + int(density * 10) * 1000 + i
             yield f"{side}x{side}-d{density}-s{s}", random_picture(random.Random(s), side,
                                                                    density)
+
+
+#: the classes of :func:`random_colour`: side, block colours, how many (density 0.5)
+RANDOM_COLOUR = ((40, 3, 5), (40, 5, 5), (60, 3, 5), (60, 5, 5))
+
+#: the block colours of :func:`random_colour`'s palettes, in order
+_RANDOM_INKS = (("red", "r", "e02020"), ("green", "g", "20a020"), ("blue", "b", "2040e0"),
+                ("yellow", "y", "e0c000"), ("purple", "p", "9020c0"))
+
+
+def random_colour(seed: int = 2026) -> Iterator[tuple[str, Puzzle]]:
+    """Seeded random colour pictures where the search decides: 40×40 and 60×60 in three
+    and five colours, each cell filled at even odds and then given one of the colours at
+    even odds (``random.Random(seed)``, a row at a time); the seed in the name."""
+    for side, colours, many in RANDOM_COLOUR:
+        palette = Palette((Colour("white", ".", "ffffff"),
+                           *(Colour(*ink) for ink in _RANDOM_INKS[:colours])))
+        for i in range(many):
+            s = seed * 1000 + side * 100 + colours * 10 + i
+            rng = random.Random(s)
+            grid = [[rng.randint(1, colours) if rng.random() < 0.5 else 0
+                     for _ in range(side)] for _ in range(side)]
+            yield (f"{side}x{side}-c{colours}-s{s}",
+                   puzzle_from_colours(grid, palette, title=f"random colour {s}"))
 
 
 def large(corpus: Path | None = None) -> Iterator[tuple[str, Puzzle]]:
@@ -167,6 +191,8 @@ def suite(name: str, corpus: Path | None = None) -> list[tuple[str, Puzzle]]:
         return list(random_suite())
     if name == "hard-random":
         return list(hard_random())
+    if name in ("colour-random", "color-random"):
+        return list(random_colour())
     side = name.removeprefix("hard-random-")
     if side != name and side in {str(c[0]) for c in HARD_RANDOM}:
         return [(n, p) for n, p in hard_random() if n.startswith(f"{side}x")]
