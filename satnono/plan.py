@@ -63,6 +63,7 @@ class Plan:
     search: int | None = None
     budget: int | None = None
     phases: bool = True
+    implications: bool = True
     kissat_first: bool = False
     inform_rounds: int = 0
     tuning: Tuning = field(default=TUNING, compare=False)
@@ -80,7 +81,10 @@ class Plan:
         the compiled search's budget unless one was given, and, looking for one or two
         solutions
         (``limit``) with first values, belief propagation's passes for the search's first
-        values (``inform_rounds``). Other backends: unchanged."""
+        values (``inform_rounds``); first values at all (``phases``) and probing's
+        implications as clauses (``implications``) in black and white, in colour only as
+        :attr:`Tuning.colour_phases` and :attr:`Tuning.colour_implications` say. Other
+        backends: unchanged."""
         if self.backend != "sat":
             return self
         kissat_first = self.search is None and self.solver == DEFAULT_SOLVER and \
@@ -89,9 +93,12 @@ class Plan:
         if budget is None:
             budget = self.tuning.large_budget if kissat_first else \
                 self.tuning.budget if black_and_white else self.tuning.colour_budget
-        inform = self.tuning.inform_rounds if self.phases and budget and \
+        phases = self.phases and (black_and_white or self.tuning.colour_phases)
+        inform = self.tuning.inform_rounds if phases and budget and \
             limit is not None and limit <= 2 else 0
-        return replace(self, kissat_first=kissat_first, budget=budget, inform_rounds=inform)
+        return replace(self, kissat_first=kissat_first, budget=budget, inform_rounds=inform,
+                       phases=phases,
+                       implications=black_and_white or self.tuning.colour_implications)
 
 
 def plan_for(row: BackendRow, options: dict[str, object], *, observed: bool = False,

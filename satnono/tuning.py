@@ -42,7 +42,14 @@ class Tuning:
     the time with 20 to 50, more cost more than they save. ``bp_rounds``,
     ``bp_tolerance``: the SAT solver's first values, run to the tolerance, at most that
     many passes (0: none); Knotty's messages settle in 142 passes, and from 25 on its first
-    solution takes 1,044 conflicts or none, against 14,410 after 20.
+    solution takes 1,044 conflicts or none, against 14,410 after 20. With 30, the SAT
+    stage takes the search's own beliefs (the same root) instead of computing them again:
+    Knotty in its eight orientations 0.33–0.54 s against 0.38–0.63 s with 200 passes,
+    colour-large's 128×96s 0.9 against 2.8 s. ``colour_phases``: whether colour puzzles
+    get first values at all: on ``colour-random`` and ``colour-large`` (39 puzzles) no
+    puzzle gained and the large ones lost (128×96 at density 0.65: 0.8–1.0 s against
+    0.4–0.5 s; a colour line's marginals cost a value per colour, where its search is
+    fast), so not.
 
     **The engine's search.** ``restarts``: looking for one or two solutions the search
     starts again from the root after this many nodes times the next term of Luby's
@@ -52,7 +59,10 @@ class Tuning:
     ``slice_work``, ``colour_slice_work``: work between two looks at the clock (a few
     milliseconds), in black and white's and colour's units. ``implications``: at most this
     many of probing's implications go to the SAT solver as clauses (Gettys, 99×59, has
-    96,560).
+    96,560). ``colour_implications``: whether colour CNFs get them too: on
+    ``colour-random``'s three slowest 60×60s CaDiCaL took 7.1, 10.3 and 4.6 s with them
+    against 6.3, 7.4 and 3.2 s without (the clauses, 15 % more, cost more to load and
+    propagate than they save), so not.
 
     **Counting.** ``count_cache``: entries of the compiled counter's memory of parts
     (a power of two: 24 MB). ``probe_parts``: parts of fewer open cells only propagate
@@ -90,14 +100,16 @@ class Tuning:
     neighbour_after: int = 2_000_000
     code: LineCode = LineCode.ORDER
     inform_rounds: int = 30
-    bp_rounds: int = 200
+    bp_rounds: int = 30
     bp_tolerance: float = 1e-4
+    colour_phases: bool = False
     restarts: int = 300
     noise: float = 0.5
     line_cache: int = 1 << 16
     slice_work: int = 250_000
     colour_slice_work: int = 250_000
     implications: int = 1 << 22
+    colour_implications: bool = False
     count_cache: int = 1 << 20
     probe_parts: int = 12
     threshold: int = 1000

@@ -17,9 +17,12 @@ from satnono.logic import compiled
 from satnono.model.puzzle import Puzzle, puzzle_from_picture
 
 from .conftest import (
+    RGB_PALETTE,
+    brute_colour_solutions,
     brute_solutions,
     colour_placements,
     examples,
+    random_colour_grid,
     random_picture,
 )
 
@@ -198,4 +201,16 @@ def test_first_values_change_no_solution_set(seed):
         want = brute_solutions(p)
         for phases in (True, False):
             got = set(solve(p, "sat", budget=0, phases=phases, workers=1))
+            assert got == want
+    # colour, where first values are asked for (the plan leaves them out by default)
+    from satnono.model.puzzle import puzzle_from_colours
+    from satnono.tuning import Tuning
+
+    for _ in range(examples(6)):
+        p = puzzle_from_colours(random_colour_grid(rng, rng.randint(3, 5), rng.randint(3, 5),
+                                                   3, 0.6), RGB_PALETTE)
+        want = brute_colour_solutions(p)
+        for phases in (True, False):
+            got = {tuple(s.strings(chars=p.palette.chars)) for s in
+                   solve(p, "sat", phases=phases, workers=1, tuning=Tuning(colour_phases=True))}
             assert got == want

@@ -76,6 +76,19 @@ def test_the_root_decides_the_budget_and_who_looks_first():
     assert sat.at_root(small, True, None).inform_rounds == 0
     assert plan_for(backend("sat"), {"phases": False}).at_root(small, True, 1).inform_rounds == 0
     assert plan_for(backend("sat"), {"budget": 0}).at_root(small, True, 1).inform_rounds == 0
+    # in colour no first values unless the tuning asks (measured: they cost, no puzzle gains)
+    colour = _open(20, 20, colours=2)
+    assert not sat.at_root(colour, False, 2).phases
+    assert sat.at_root(colour, False, 2).inform_rounds == 0
+    asked = plan_for(backend("sat"), {}, tuning=Tuning(colour_phases=True))
+    assert asked.at_root(colour, False, 2).phases
+    assert asked.at_root(colour, False, 2).inform_rounds == TUNING.inform_rounds
+    assert sat.at_root(small, True, 2).phases
+    # probing's implications as clauses: black and white, colour only when asked
+    assert sat.at_root(small, True, 2).implications
+    assert not sat.at_root(colour, False, 2).implications
+    assert plan_for(backend("sat"), {}, tuning=Tuning(colour_implications=True)).at_root(
+        colour, False, 2).implications
     # only the sat backend has choices at the root
     cpsat = plan_for(backend("cpsat"), {})
     assert cpsat.at_root(large, True) == cpsat

@@ -86,15 +86,18 @@ def _encoded(ctx: Context, start: Presolved, deadline: Deadline, plan: Plan
     nothing is left to encode."""
     enc = residual(ctx, start, deadline, plan.tuning.code).encoding
     dfs = start.search
-    if enc is not None and dfs is not None and start.board is not None:
+    if enc is not None and dfs is not None and start.board is not None and plan.implications:
         with ctx.stats.timing("encode"):
             ctx.stats.clauses += add_implications(
                 enc, dfs.implications(start.board, deadline=deadline))
     if enc is not None and start.board is not None and plan.phases and \
             plan.tuning.bp_rounds > 0:
         with ctx.stats.timing("phases"):
-            found = beliefs(ctx.puzzle, start.board, plan.tuning.bp_rounds,
-                            plan.tuning.bp_tolerance, deadline)
+            found = dfs.beliefs if dfs is not None else None
+            if found is None or not found.finished or plan.tuning.bp_rounds > \
+                    plan.inform_rounds:
+                found = beliefs(ctx.puzzle, start.board, plan.tuning.bp_rounds,
+                                plan.tuning.bp_tolerance, deadline)
             if found is not None:
                 enc.phases = phases(enc, found)
     return enc
