@@ -104,6 +104,7 @@ def main() -> None:
     ap.add_argument("--command", default=None)
     ap.add_argument("--out", type=Path, default=Path("/tmp"))
     args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     shapes = [(s, s) for s in (args.side or ([] if args.strip else [2000]))]
     for strip in args.strip:
         w, h = strip.lower().split("x")
