@@ -466,7 +466,9 @@ def test_bench_stopped_leaves_no_worker_and_keeps_what_it_measured(tmp_path):
 @pytest.mark.parametrize("limit", [1.0, 2.5])
 def test_every_stage_keeps_the_time_limit_on_a_largerandom_puzzle_file(tmp_path, limit):
     """Presolve, encoding, loading the solver and search all give up within a second of
-    the limit on a 300×300 picture that logic leaves open."""
+    the limit on a 300×300 picture that logic leaves open. The limit counts from the
+    command's start: on a machine busy enough that the start-up (the interpreter, the
+    imports) takes all of it, reading is the stage that gives up, and says so."""
     path = random_puzzle_file(tmp_path, 300)
     import re
 
@@ -475,11 +477,14 @@ def test_every_stage_keeps_the_time_limit_on_a_largerandom_puzzle_file(tmp_path,
         r = run("solve", str(path), "--backend", backend, "--timeout", str(limit))
         took = time.monotonic() - started
         assert r.returncode == 3, (backend, r.stderr)
+        assert took < limit + 2.5, (backend, took)
+        if "ran out while reading it; nothing was solved" in r.stderr:
+            continue  # the start-up took the limit: reading kept it
         # the run itself, as it reports, within a second; the process's start-up (imports)
         # comes on top of that
-        reported = float(re.search(r"\[([0-9.]+) s, backend", r.stderr).group(1))
-        assert reported < limit + 1.0, (backend, reported)
-        assert took < limit + 2.5, (backend, took)
+        summary = re.search(r"\[([0-9.]+) s, backend", r.stderr)
+        assert summary, (backend, r.stderr)
+        assert float(summary.group(1)) < limit + 1.0, (backend, r.stderr)
 
 
 @pytest.mark.full
