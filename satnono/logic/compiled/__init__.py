@@ -244,7 +244,7 @@ class Search:
         if self.beliefs is None and self.engine.root == 1:
             root = self.root()
             if root is not None:
-                self.beliefs = beliefs(self.puzzle, root, rounds, tolerance, deadline)
+                self.beliefs = _propagated(self.puzzle, root, rounds, tolerance, deadline)
             if self.beliefs is not None:
                 values = bytearray(self.width * self.height)
                 found = self.beliefs
@@ -437,6 +437,12 @@ def beliefs(puzzle: Puzzle, board: Board, rounds: int = 100, tolerance: float = 
     distributions); a Ctrl-C inside it is raised at once."""
     if not usable(puzzle):
         return None
+    return _propagated(puzzle, board, rounds, tolerance, deadline)
+
+
+def _propagated(puzzle: Puzzle, board: Board, rounds: int, tolerance: float,
+                deadline: Deadline) -> Beliefs:
+    """:func:`beliefs` on the engine, which is here (a :class:`Search` runs on it)."""
     from ...engine.marginals import beliefs as propagate
 
     engine = fresh_engine(puzzle, board, cache=1 << 10)
