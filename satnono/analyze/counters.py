@@ -320,38 +320,37 @@ def _compiled_count(puzzle: Puzzle, board: Board, racing: bool = False,
 
 def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
     """Ganak's exact count of the residual CNF, projected on the unknown cells."""
-    enc = res.encoding
-    if enc is None:
-        return clock.result(0 if res.contradiction else 1, True, "propagation")
-    _need_ganak()
-    args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
-    try:
-        (n,) = list(stream(_count_models, args, clock.deadline, what="model counter",
-                           size=enc.size(), always=True))
-    except SearchTimeout:
-        return clock.result(found, False, "ganak", res=res)
-    except KeyboardInterrupt as exc:
-        raise stopped_count(exc, found, "Ganak counting", clock) from None
-    return clock.result(n, True, "ganak", res=res)
+    return _counted_in_child(res, clock, found, _need_ganak, _count_models, "ganak",
+                             "model counter", "Ganak counting")
 
 
 def count_by_d4(res: Residual, clock: Clock, found: int) -> CountResult:
     """D4's exact count of the residual CNF, projected on the unknown cells (through the
     file's ``c p show`` line, the one way D4 takes a projection), in a child killed at the
     deadline (D4 has no time limit of its own)."""
+    return _counted_in_child(res, clock, found, need_d4, _count_d4, D4,
+                             "model counter (D4)", "D4 counting")
+
+
+def _counted_in_child(res: Residual, clock: Clock, found: int, need: Callable[[], None],
+                      job: Callable[..., Iterator[Any]], method: str, what: str,
+                      doing: str) -> CountResult:
+    """A model counter's (``job``'s) exact count of the residual CNF projected on the
+    unknown cells, in a child stopped at the clock's deadline; ``need`` says, before
+    anything starts, when the counter is not installed."""
     enc = res.encoding
     if enc is None:
         return clock.result(0 if res.contradiction else 1, True, "propagation")
-    need_d4()
+    need()
     args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     try:
-        (n,) = list(stream(_count_d4, args, clock.deadline, what="model counter (D4)",
-                           size=enc.size(), always=True))
+        (n,) = list(stream(job, args, clock.deadline, what=what, size=enc.size(),
+                           always=True))
     except SearchTimeout:
-        return clock.result(found, False, D4, res=res)
+        return clock.result(found, False, method, res=res)
     except KeyboardInterrupt as exc:
-        raise stopped_count(exc, found, "D4 counting", clock) from None
-    return clock.result(n, True, D4, res=res)
+        raise stopped_count(exc, found, doing, clock) from None
+    return clock.result(n, True, method, res=res)
 
 
 def d4_here() -> bool:
