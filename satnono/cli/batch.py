@@ -162,9 +162,10 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    help=f"the backend for each puzzle (default {DEFAULT})")
     p.add_argument("--method", default="auto", choices=[m.value for m in CountMethod],
                    help="how --do count counts: auto (enumerate up to 1000 solutions, then "
-                   "Ganak raced by the compiled counter; ApproxMC's estimate in the last "
-                   "quarter of --timeout if the count is not done), compiled, enumerate, "
-                   "ganak, approx (an estimate only)")
+                   "the compiled counter, Ganak and enumeration side by side, D4 too on "
+                   "four cores or more; ApproxMC's estimate in the last quarter of "
+                   "--timeout if the count is not done), compiled, enumerate, ganak, d4, "
+                   "approx (an estimate only)")
     add_exact_first(p)
     add_workers(p, "processes on each puzzle, as solve takes it (sat: racing searches; "
                 "cpsat: its search workers; default 1: mind --jobs)", default=1)

@@ -42,8 +42,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
     p = sub.add_parser("count", help="count the solutions exactly",
                        description="Print the exact number of solutions (on standard output; "
                        "how it was obtained on standard error). auto enumerates up to "
-                       "--threshold solutions; past them, Ganak counts, raced by the "
-                       "compiled counter (the first count in "
+                       "--threshold solutions; past them, the compiled counter, Ganak and "
+                       "enumeration race (D4 too on four cores or more; the first count in "
                        "is kept); with --timeout, the last quarter of it goes to ApproxMC if "
                        "the count is not done: an estimate, printed as one (≈ N, between L "
                        "and H with probability ≥ 1 - delta), never as a count.")
@@ -53,7 +53,8 @@ def add_parser(sub: SubParsers) -> argparse.ArgumentParser:
                    "enumerate: blocking clauses, one solution at a time; ganak, d4: exact "
                    "projected model counting (Ganak, D4); approx: ApproxMC's estimate only; "
                    "auto "
-                   "(default): enumerate, then ganak and compiled side by side")
+                   "(default): enumerate, then compiled, ganak and enumeration side by "
+                   "side (d4 too on four cores or more)")
     p.add_argument("--approx", dest="method", action="store_const", const="approx",
                    help="the same as --method approx")
     p.add_argument("--epsilon", type=positive, default=EPSILON, metavar="E",
