@@ -66,13 +66,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(records)} puzzles in {args.results}: {len(counted)} counted exactly"
           + "".join(f", {n} {v}" for v, n in open_.items()))
     print()
-    print("| solutions | puzzles |")
-    print("|---|---:|")
-    by = Counter(_bucket(r["count"]) for r in counted)
+    methods = [m for m, _ in Counter(r.get("method", "?") for r in counted).most_common()]
+    print("| solutions | puzzles | " + " | ".join(methods) + " | median s | slowest s |")
+    print("|---|---:|" + "---:|" * len(methods) + "---:|---:|")
     for lo, _ in BUCKETS:
         label = _bucket(lo)
-        if by[label]:
-            print(f"| {label} | {by[label]} |")
+        rows = [r for r in counted if _bucket(r["count"]) == label]
+        if rows:
+            by = Counter(r.get("method", "?") for r in rows)
+            secs = sorted(r["seconds"] for r in rows)
+            print(f"| {label} | {len(rows)} | " + " | ".join(str(by[m] or "") for m in methods)
+                  + f" | {secs[len(secs) // 2]:.2f} | {secs[-1]:.1f} |")
     for r in sorted((r for r in records if r not in counted and "estimate" in r),
                     key=lambda r: r["index"]):
         print(f"| #{r['index']}: ≈ {r['estimate']:,}, between {r['low']:,} and "
@@ -95,8 +99,18 @@ def main(argv: list[str] | None = None) -> None:
     for at_least, n in sorted(bounds.items()):
         print(f"| at least {at_least:,}, not finished (a lower bound, not a count) | {n} |")
     print()
-    methods = Counter(r.get("method", "?") for r in counted)
-    print("Counted by: " + ", ".join(f"{m} {n}" for m, n in methods.most_common()))
+    print("Counted by: " + ", ".join(f"{m} {n}" for m, n in Counter(
+        r.get("method", "?") for r in counted).most_common()))
+    unfinished = sorted((r for r in records if r not in counted), key=lambda r: r["index"])
+    if unfinished:
+        print("Open: " + ", ".join(
+            f"#{r['index']} (" + (f"≈ {r['estimate']:,}" if r.get("estimate") else
+                                  f"at least {r['at_least']:,}" if r.get("at_least")
+                                  else r["verdict"]) + ")" for r in unfinished))
+    secs = [r["seconds"] for r in records]
+    print(f"Time: {sum(secs):,.0f} s over {len(records)} puzzles (each puzzle's wall time, "
+          f"its limit included), {sum(r['seconds'] for r in counted):,.0f} s on the "
+          "exact counts")
     top = sorted(counted, key=lambda r: -r["count"])[:5]
     print("Largest: " + "; ".join(f"{r['key'].rsplit('/', 1)[-1]} {r['count']:,} "
                                   f"({r['seconds']:.1f} s)" for r in top))

@@ -234,6 +234,35 @@ def test_the_published_count_table_cannot_be_misread():
             assert r["solutions"] == r["count"] and r.get("exact", True), r["key"]
 
 
+def test_count_table_says_which_method_settled_each_bin_and_what_is_open(tmp_path, capsys):
+    """The summary of a count file: one row per bin with how many each method settled,
+    and every puzzle still open named with its lower bound, never counted."""
+    import json
+
+    from benchmarks.count_table import main
+
+    def rec(i: int, verdict: str, count: int | None, method: str, **more: object) -> dict:
+        return {"key": f"s.txt#{i}", "index": i, "verdict": verdict, "count": count,
+                "solutions": count, "exact": count is not None, "method": method,
+                "seconds": float(i), **more}
+
+    lines = [rec(1, "multiple", 5, "enumerate (sat)"), rec(2, "multiple", 7, "enumerate (sat)"),
+             rec(3, "multiple", 50_000, "compiled counter"), rec(4, "multiple", 60_000, "ganak"),
+             rec(5, "timeout", None, "ganak", at_least=1001)]
+    out = tmp_path / "counts.jsonl"
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    main([str(out)])
+    text = capsys.readouterr().out
+    assert "4 counted exactly, 1 timeout" in text
+    head = next(x for x in text.splitlines() if x.startswith("| solutions"))
+    columns = [c.strip() for c in head.strip("|").split("|")]
+    assert columns[2:5] == ["enumerate (sat)", "compiled counter", "ganak"]
+    row = next(x for x in text.splitlines() if x.startswith("| 10,001–100,000"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:5] == ["2", "", "1", "1"]
+    assert "Open: #5 (at least 1,001)" in text
+
+
 def test_count_table_retries_only_the_unfinished_recounts(tmp_path):
     """--retry-unfinished drops the confirmations that did not finish, keeps the rest."""
     import json
