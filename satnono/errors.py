@@ -105,7 +105,10 @@ class SearchTimeout(SatnonoError):
     """The time limit ran out: the solutions already yielded are real, the search is
     incomplete. ``found`` is how many the caller had been given. The message leaves out
     ``seconds``: a command's limit counts from its start, so what is left of it when the
-    work begins is not the number the user gave."""
+    work begins is not the number the user gave. ``bounds`` are what racers that stopped
+    at their own limit said they had (a counter's lower bound), for the caller to weigh."""
+
+    bounds: tuple[object, ...] = ()
 
     def __init__(self, found: int, seconds: float):
         self.found = found

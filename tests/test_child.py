@@ -75,6 +75,30 @@ def test_the_first_child_to_yield_wins_the_race_and_the_others_are_killed():
     assert err.value.found == 0
 
 
+def _bound(tag):
+    yield ("bound", tag)  # a racer's last word at its own limit, not an answer
+    time.sleep(30)
+
+
+def test_a_racers_bound_is_not_an_answer_the_race_goes_on_and_the_timeout_carries_it():
+    def is_bound(item):
+        return isinstance(item, tuple) and item[0] == "bound"
+
+    assert list(race([(_bound, ("a",)), (_late, ("answer",))], NO_DEADLINE,
+                     bound=is_bound)) == ["answer"]
+    start = time.monotonic()
+    with pytest.raises(SearchTimeout) as err:  # every racer done: no need to wait
+        list(race([(_bound, ("a",)), (_bound, ("b",))], Deadline.after(60), bound=is_bound))
+    assert sorted(err.value.bounds) == [("bound", "a"), ("bound", "b")]
+    assert time.monotonic() - start < 30
+    with pytest.raises(SearchTimeout) as err:  # the deadline, a bound said before it
+        list(race([(_bound, ("a",)), (_slow, ("b",))], Deadline.after(1), bound=is_bound))
+    assert err.value.bounds == (("bound", "a"),) and err.value.found == 0
+    with pytest.raises(SearchTimeout) as err:  # alone, in a child
+        list(stream(_bound, ("c",), NO_DEADLINE, always=True, bound=is_bound))
+    assert err.value.bounds == (("bound", "c"),)
+
+
 def _die(signum=signal.SIGKILL):
     os.kill(os.getpid(), signum)
     yield "never"

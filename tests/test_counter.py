@@ -122,6 +122,37 @@ def test_independent_parts_are_counted_apart_and_multiplied():
     assert counted.nodes < 500  # not 2^40 leaves: 40 parts of two solutions
 
 
+@pytest.mark.parametrize("seconds", [0.0, 0.02, 0.2])
+def test_a_count_cut_by_its_time_limit_is_a_lower_bound_said_as_such(seconds):
+    """9×9 permutation matrices (9! = 362,880; a few seconds for the counter): cut early,
+    the counter returns at once with what its finished branches add up to, never more."""
+    import time
+
+    p = Puzzle(rows=((1,),) * 9, columns=((1,),) * 9)
+    start = time.monotonic()
+    counted = count_solutions(p, seconds=seconds or 1e-9)
+    assert time.monotonic() - start < 10  # stopped by its own clock, not run to the end
+    assert counted.complete is False
+    assert counted.count is not None and 0 <= counted.count < 362_880
+
+
+def test_a_count_that_finishes_within_its_limit_is_complete():
+    p = Puzzle(rows=((1,),) * 6, columns=((1,),) * 6)
+    counted = count_solutions(p, seconds=60)
+    assert counted.complete and counted.count == 720
+
+
+@pytest.mark.full
+def test_count_cut_by_its_limit_gives_the_counters_lower_bound():
+    """The compiled counter in its child stops itself before the deadline, so the count
+    says how many it had found for certain (here far past what a bare child killed at the
+    deadline gave: 0)."""
+    p = Puzzle(rows=((1,),) * 11, columns=((1,),) * 11)  # 11!: minutes for the counter
+    res = count(p, "compiled", timeout=6)
+    assert not res.complete and res.estimate is None
+    assert 0 < res.count < 39_916_800
+
+
 def test_a_count_past_two_to_the_63_is_left_to_ganak():
     assert count_solutions(switches(64)).count is None  # past what the counter holds
     res = count(switches(64))  # auto goes on to enumeration and Ganak

@@ -223,16 +223,17 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     counting()  # loaded before the fork, not in the child
     cnf_args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
-        (_compiled_count, (puzzle, res.board, True, tuning)),
+        (_compiled_count, (puzzle, res.board, True, tuning, own_limit(clock.deadline))),
         (_count_models, cnf_args),
         (_listed, (puzzle, cnf, tuning.listed_at_most))]
     if cores() >= tuning.d4_race_cores and d4_here():
         jobs.append((_raced_d4, cnf_args))
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
-                         always=True))
-    except SearchTimeout:
-        return clock.result(found, False, "ganak", res=res)
+                         always=True, bound=cut_short))
+    except SearchTimeout as exc:
+        lower = lower_bound(exc, found)
+        return clock.result(lower, False, COMPILED if lower > found else "ganak", res=res)
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "counting", clock) from None
     if isinstance(n, Listed):
@@ -288,7 +289,9 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock, tuning: Tuning = 
                    ) -> CountResult:
     """The compiled counter (:func:`satnono.logic.compiled.count_solutions`) on a presolved
     ``board``, in a child killed at the deadline (a call into compiled code
-    cannot be stopped otherwise, not even by Ctrl-C); an incomplete result counts 0."""
+    cannot be stopped otherwise, not even by Ctrl-C). The counter stops itself a little
+    before (:func:`own_limit`) with the branches it finished, so an incomplete result
+    still has a lower bound (0 when the child did not get to say it)."""
     from ..logic.compiled import counting
 
     if not counting():
@@ -296,11 +299,12 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock, tuning: Tuning = 
                              f"(or {DISABLE} is set)")
     open_cells = puzzle.width * puzzle.height - board.known()
     try:
-        (counted,) = list(stream(_compiled_count, (puzzle, board, False, tuning),
-                                 clock.deadline,
-                                 what="compiled counter", always=True))
-    except SearchTimeout:
-        return clock.result(0, False, COMPILED, cells=open_cells)
+        (counted,) = list(stream(_compiled_count,
+                                 (puzzle, board, False, tuning, own_limit(clock.deadline)),
+                                 clock.deadline, what="compiled counter", always=True,
+                                 bound=cut_short))
+    except SearchTimeout as exc:
+        return clock.result(lower_bound(exc, 0), False, COMPILED, cells=open_cells)
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, 0, "the compiled counter", clock) from None
     if counted.count is None:  # past 2^63 - 1
@@ -309,13 +313,38 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock, tuning: Tuning = 
 
 
 def _compiled_count(puzzle: Puzzle, board: Board, racing: bool = False,
-                    tuning: Tuning = TUNING) -> Iterator[Any]:
+                    tuning: Tuning = TUNING, seconds: float | None = None
+                    ) -> Iterator[Any]:
     from ..logic.compiled import count_solutions
 
-    counted = count_solutions(puzzle, board, tuning=tuning)
+    counted = count_solutions(puzzle, board, tuning=tuning, seconds=seconds)
     if racing and counted.count is None:  # past 2^63 - 1: out of the race, without a word
         os._exit(0)
     yield counted
+
+
+def own_limit(deadline: Deadline) -> float | None:
+    """The seconds the compiled counter gets of what is left before ``deadline``: a tenth
+    less, a second at most, so that its lower bound reaches the parent before the child
+    is killed."""
+    left = deadline.left()
+    return None if left is None else left - min(1.0, left / 10)
+
+
+def cut_short(item: object) -> bool:
+    """Whether a counter's answer is a lower bound, stopped at its own limit, not a count."""
+    from ..logic.compiled import Counted
+
+    return isinstance(item, Counted) and not item.complete
+
+
+def lower_bound(exc: SearchTimeout, found: int) -> int:
+    """The best lower bound known when the time ran out: ``found`` (solutions listed) or
+    what a counter stopped at its limit had counted."""
+    from ..logic.compiled import Counted
+
+    return max([found, *(b.count for b in exc.bounds
+                         if isinstance(b, Counted) and not b.complete and b.count is not None)])
 
 
 def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:

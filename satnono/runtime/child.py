@@ -240,12 +240,13 @@ def _child(conn: Connection, parent: int, fn: Callable[..., Iterator[Any]],
 
 def stream(fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], deadline: Deadline,
            what: str = "solver", size: str = "", always: bool = False,
-           stopped: Callable[[], bool] | None = None) -> Iterator[Any]:
+           stopped: Callable[[], bool] | None = None,
+           bound: Callable[[Any], bool] | None = None) -> Iterator[Any]:
     """Yield what ``fn(*args)`` yields, computed in a child when there is a deadline (or
     ``always``: for a solver that cannot be stopped otherwise); SearchTimeout at
-    ``deadline`` (its ``found`` is the number of items yielded before it); ``stopped`` as
-    for :func:`race`."""
-    return race([(fn, args)], deadline, what, size, always, stopped)
+    ``deadline`` (its ``found`` is the number of items yielded before it); ``stopped`` and
+    ``bound`` as for :func:`race`."""
+    return race([(fn, args)], deadline, what, size, always, stopped, bound)
 
 
 #: seconds between two looks at a race's ``stopped``
@@ -253,8 +254,8 @@ STOP_POLL = 0.1
 
 
 def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = "",
-         always: bool = False, stopped: Callable[[], bool] | None = None
-         ) -> Iterator[Any]:
+         always: bool = False, stopped: Callable[[], bool] | None = None,
+         bound: Callable[[Any], bool] | None = None) -> Iterator[Any]:
     """Start every job's generator in its own child; the first child to yield goes on
     alone and the others are killed. One job with no deadline runs in this process unless
     ``always`` (for work in C that no signal interrupts: only a child can be stopped). For
@@ -265,8 +266,12 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
     (``size``, what the children were given, is added to its message). ``stopped``, looked
     at every :data:`STOP_POLL` seconds until a child yields, ends the race from outside
     (a request cancelled, a racer on another machine that won): the children are killed
-    and nothing is yielded."""
-    if len(jobs) == 1 and not deadline.limited and not always and stopped is None:
+    and nothing is yielded. A first item for which ``bound`` is true is not an answer but
+    a racer's last word before its own limit (a counter's lower bound): the race goes on
+    without that racer, and the SearchTimeout at the deadline, or when every racer is
+    done, carries such items in its ``bounds``."""
+    if len(jobs) == 1 and not deadline.limited and not always and stopped is None \
+            and bound is None:
         # nothing to race or kill
         fn, args = jobs[0]
         yield from fn(*args)
@@ -287,6 +292,13 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         winner: Connection | None = None
         item: Any = None
         died: list[str] = []
+        bounds: list[Any] = []
+
+        def out_of_time() -> SearchTimeout:
+            error = deadline.expired()
+            error.bounds = tuple(bounds)
+            return error
+
         while winner is None:  # a racer that dies before yielding leaves the others be
             left = deadline.remaining()
             if stopped is not None:
@@ -296,7 +308,7 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
                 if stopped is not None and stopped():
                     return
                 if deadline.remaining() == 0:
-                    raise deadline.expired()
+                    raise out_of_time()
                 continue
             for ready_conn in ready:
                 conn = pending_conn(pending, ready_conn)
@@ -305,7 +317,15 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
                 except EOFError:
                     died.append(death(pending.pop(conn)))
                     if not pending:
+                        if bounds:
+                            raise out_of_time() from None
                         raise ChildDied(_died(what, died, size)) from None
+                    continue
+                if bound is not None and bound(item):
+                    bounds.append(item)  # that racer's last word: the race goes on
+                    pending.pop(conn)
+                    if not pending:
+                        raise out_of_time()
                     continue
                 winner = conn
                 break

@@ -96,23 +96,28 @@ def search_for(puzzle: Puzzle, board: Board | None = None, general: bool = False
 class Counted:
     """What the compiled counter did: ``count`` is exact, or None when the count passed
     2^63 - 1; ``nodes`` are the parts it counted by search, ``cached`` those it had counted
-    before."""
+    before. Stopped at its time limit (``complete`` False), ``count`` is a lower bound:
+    the branches counted to the end, added up (a part the limit cut counts what it had)."""
 
     count: int | None
     nodes: int
     cached: int
+    complete: bool = True
 
 
 
 
 def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = False,
-                    tuning: Tuning = TUNING) -> Counted:
+                    tuning: Tuning = TUNING, seconds: float | None = None) -> Counted:
     """The number of solutions of ``puzzle`` from ``board`` (or an open board) by the
     engine's counter (:mod:`satnono.engine.counter`: the search's probing, parts counted
     apart and multiplied, parts met before remembered; its cache and which parts are
     probed from ``tuning``), any palette up to
-    :data:`MAX_COLOURS` block colours. It cannot be stopped but by ending its process
-    (:func:`satnono.analyze.counters.count_compiled` runs it in one).
+    :data:`MAX_COLOURS` block colours. Given ``seconds``, it stops that soon with what it
+    has counted, a lower bound (its line logic looks at the clock about every
+    millisecond, and once it has given up every branch left counts 0, so what comes back
+    is the sum of the branches finished before); a signal's handler (Ctrl-C) stops it the
+    same way and its exception is raised.
 
     >>> count_solutions(Puzzle(rows=((1,),) * 4, columns=((1,),) * 4)).count
     24
@@ -120,8 +125,11 @@ def count_solutions(puzzle: Puzzle, board: Board | None = None, general: bool = 
     from ...engine.counter import count
 
     fresh = fresh_engine(puzzle, board, general=general, tuning=tuning)
+    if seconds is not None:
+        fresh.limit_time(max(seconds, 1e-6))
     n, hits = count(fresh, tuning.count_cache, tuning.probe_parts)
-    return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits))
+    return Counted(int(n) if n >= 0 else None, int(fresh.nodes), int(hits),
+                   complete=not fresh.expired)
 
 
 def fresh_engine(puzzle: Puzzle, board: Board | None = None, cache: int | None = None,
