@@ -151,6 +151,32 @@ def test_the_enumerating_racer_counts_to_the_last_solution():
         assert list(_listed(p, res.encoding, 10**6)) == [Listed(len(brute_solutions(p)))]
 
 
+def test_the_enumerating_racer_says_what_it_listed_when_its_own_limit_comes():
+    """Past its seconds (looked at between two models) the racer's last word is a lower
+    bound marked as such: what it listed, never a count."""
+    from satnono.analyze.counters import Listed, _listed, cut_short
+    from satnono.pipeline import residual
+
+    p = Puzzle(((1,),) * 7, ((1,),) * 7)  # 7! = 5,040
+    enc = residual(p).encoding
+    (said,) = list(_listed(p, enc, 10**6, 0.0))
+    assert said == Listed(1, complete=False) and cut_short(said)
+    assert not cut_short(Listed(5040))
+
+
+@pytest.mark.full
+def test_a_count_cut_by_its_limit_keeps_the_best_bound_the_racers_had():
+    """9×9 permutation matrices (9!): auto past a threshold of 10 races the counters with
+    enumeration going on; cut by a limit that none of them meets, the count is the
+    largest number a racer had for certain when its own limit came, not the 11 listed
+    before the race."""
+    p = Puzzle(((1,),) * 11, ((1,),) * 11)  # 11! = 39,916,800
+    res = count(p, "auto", threshold=10, timeout=8, exact_first=0)
+    assert not res.complete
+    assert 11 < res.count < 39_916_800
+    assert res.method in {"compiled counter", "enumerate (sat)"}
+
+
 def test_the_enumerating_racer_gives_way_past_its_cap():
     """Past its cap the racer leaves without a word (alone, the race has no one left);
     the count comes from the others."""

@@ -225,15 +225,15 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True, tuning, own_limit(clock.deadline))),
         (_count_models, cnf_args),
-        (_listed, (puzzle, cnf, tuning.listed_at_most))]
+        (_listed, (puzzle, cnf, tuning.listed_at_most, own_limit(clock.deadline)))]
     if cores() >= tuning.d4_race_cores and d4_here():
         jobs.append((_raced_d4, cnf_args))
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
                          always=True, bound=cut_short))
     except SearchTimeout as exc:
-        lower = lower_bound(exc, found)
-        return clock.result(lower, False, COMPILED if lower > found else "ganak", res=res)
+        lower, how = lower_bound(exc, found, "ganak")
+        return clock.result(lower, False, how, res=res)
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, "counting", clock) from None
     if isinstance(n, Listed):
@@ -248,9 +248,10 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
 @dataclass(frozen=True)
 class Listed:
     """How many solutions enumeration listed, to the last (a racer's answer, told apart
-    from Ganak's bare number)."""
+    from Ganak's bare number), or, not ``complete``, before its own limit: a lower bound."""
 
     count: int
+    complete: bool = True
 
 
 @dataclass(frozen=True)
@@ -266,22 +267,29 @@ def _raced_d4(variables: int, clauses: list[list[int]], sampling: list[int]
         yield ByD4(n)
 
 
-def _listed(puzzle: Puzzle, enc: Encoding, at_most: int) -> Iterator[Listed]:
+def _listed(puzzle: Puzzle, enc: Encoding, at_most: int, seconds: float | None = None
+            ) -> Iterator[Listed]:
     """Every model of ``enc`` by blocking clauses, each checked against the clues, counted;
     a racer, so the solver is loaded here, in the child. Past ``at_most`` it leaves the
     race without a word: each costs a blocking clause over the open cells (a quarter of a
-    gigabyte by then on a 25×25), and the counters count such numbers in seconds."""
+    gigabyte by then on a 25×25), and the counters count such numbers in seconds. Past
+    ``seconds`` (looked at between two models) it says how many it had listed, a lower
+    bound."""
     from ..backends.solver import DEFAULT_SOLVER, each_model, new_solver
 
     cells = sorted(enc.cells.values())
     n = 0
     verify = Verifier(puzzle)
+    stop_at = None if seconds is None else time.monotonic() + seconds
     with new_solver(DEFAULT_SOLVER, enc.clauses) as s:
         for true in each_model(s, cells, None, False):
             check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             n += 1
             if n > at_most:  # out of the race, without a word
                 os._exit(0)
+            if stop_at is not None and time.monotonic() > stop_at:
+                yield Listed(n, complete=False)
+                return
     yield Listed(n)
 
 
@@ -304,7 +312,8 @@ def count_compiled(puzzle: Puzzle, board: Board, clock: Clock, tuning: Tuning = 
                                  clock.deadline, what="compiled counter", always=True,
                                  bound=cut_short))
     except SearchTimeout as exc:
-        return clock.result(lower_bound(exc, 0), False, COMPILED, cells=open_cells)
+        return clock.result(lower_bound(exc, 0, COMPILED)[0], False, COMPILED,
+                            cells=open_cells)
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, 0, "the compiled counter", clock) from None
     if counted.count is None:  # past 2^63 - 1
@@ -332,19 +341,25 @@ def own_limit(deadline: Deadline) -> float | None:
 
 
 def cut_short(item: object) -> bool:
-    """Whether a counter's answer is a lower bound, stopped at its own limit, not a count."""
+    """Whether a racer's answer is a lower bound, stopped at its own limit, not a count."""
     from ..logic.compiled import Counted
 
-    return isinstance(item, Counted) and not item.complete
+    return isinstance(item, (Counted, Listed)) and not item.complete
 
 
-def lower_bound(exc: SearchTimeout, found: int) -> int:
-    """The best lower bound known when the time ran out: ``found`` (solutions listed) or
-    what a counter stopped at its limit had counted."""
+def lower_bound(exc: SearchTimeout, found: int, how: str) -> tuple[int, str]:
+    """The best lower bound known when the time ran out, and the method that has it:
+    ``found`` (solutions listed before, by ``how``) or what a racer stopped at its limit
+    had counted (the compiled counter) or listed (enumeration going on)."""
     from ..logic.compiled import Counted
 
-    return max([found, *(b.count for b in exc.bounds
-                         if isinstance(b, Counted) and not b.complete and b.count is not None)])
+    best = (found, how)
+    for b in exc.bounds:
+        if not isinstance(b, (Counted, Listed)) or b.complete or b.count is None:
+            continue
+        if b.count > best[0]:
+            best = (b.count, "enumerate (sat)" if isinstance(b, Listed) else COMPILED)
+    return best
 
 
 def count_by_ganak(res: Residual, clock: Clock, found: int) -> CountResult:
