@@ -73,7 +73,15 @@ class Tuning:
     ``d4_race_cores``: from this many cores, auto's race takes D4 in as a fourth racer (on
     tcga2015's 24 hardest counts D4 beat Ganak on 21, and alone finished #523, 3.6 s; on
     the survey's Center it did not finish in 120 s where Ganak took 1.6 s; on fewer cores
-    a fourth process slows the three that usually win).
+    a fourth process slows the three that usually win). ``counter_alone``: seconds the
+    compiled counter races alone before Ganak and enumeration join it: on 30 puzzles past
+    1,000 solutions drawn from the three count tables, each racer alone
+    (``benchmarks.count_race``), the counter was the fastest on all 22 that any racer
+    finished in 30 s, 21 of them within 5 s of CPU (tcga2015's confirmations: three
+    quarters of its counts past 1,000 within 2.7 s), where a race of three on two cores
+    gives it two thirds of a core and spends twice its time on the losers; a count that
+    Ganak wins (the survey's Center in 1.6 s, tcga2015 #452 and #482 in 35–50 s) waits
+    5 s longer.
     ``parts_per_worker``: parts per process of a split count. ``counter_code``: how Ganak
     and D4 get the lines (the order encoding: the survey's Center 2.8 → 1.2 s, tcga2015
     #524 71 → 52 s). ``exact_first``, ``approx_share``: an estimate waits this many
@@ -115,6 +123,7 @@ class Tuning:
     threshold: int = 1000
     listed_at_most: int = 100_000
     d4_race_cores: int = 4
+    counter_alone: float = 5.0
     parts_per_worker: int = 8
     counter_code: LineCode = LineCode.ORDER
     exact_first: float = 5.0

@@ -153,9 +153,13 @@ def test_count_cut_by_its_limit_gives_the_counters_lower_bound():
     assert 0 < res.count < 39_916_800
 
 
-def test_a_count_past_two_to_the_63_is_left_to_ganak():
+@pytest.mark.parametrize("alone", [0.0, 0.5])
+def test_a_count_past_two_to_the_63_is_left_to_ganak(alone):
+    """Past 2^63 the counter leaves the race; Ganak counts, also when it joins late."""
+    from satnono import Tuning
+
     assert count_solutions(switches(64)).count is None  # past what the counter holds
-    res = count(switches(64))  # auto goes on to enumeration and Ganak
+    res = count(switches(64), tuning=Tuning(counter_alone=alone))  # auto goes on to Ganak
     assert res.complete and res.count == 2 ** 64 and res.method == "ganak"
 
 

@@ -13,7 +13,8 @@ encoding (where blocks start), on which it counts two to three times faster.
 ``auto`` enumerates up to a threshold (on puzzles with few solutions and a deep search,
 CDCL wins: the survey's Thing, 3 solutions, 5.2 s enumerating against 14 s in the counter);
 past it the compiled counter, Ganak and enumeration go on (up to 100,000 solutions) side by
-side, the first count in kept (Ganak alone where the engine is not built): puzzles with a
+side, the first count in kept (Ganak alone where the engine is not built; the counter,
+which wins most, has the first seconds to itself: ``Tuning.counter_alone``): puzzles with a
 handful of solutions are instant, and ones with 10^15 still get an exact number. When a
 time limit is given and the exact count has not finished with a quarter of it left, that
 quarter goes to ApproxMC (:mod:`.approx`): an estimate with bounds that hold with a stated

@@ -222,12 +222,14 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     _need_ganak()
     counting()  # loaded before the fork, not in the child
     cnf_args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
+    late = tuning.counter_alone
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True, tuning, own_limit(clock.deadline))),
-        (_count_models, cnf_args),
-        (_listed, (puzzle, cnf, tuning.listed_at_most, own_limit(clock.deadline)))]
+        (_after, (late, _count_models, cnf_args)),
+        (_after, (late, _listed, (puzzle, cnf, tuning.listed_at_most,
+                                  own_limit(clock.deadline))))]
     if cores() >= tuning.d4_race_cores and d4_here():
-        jobs.append((_raced_d4, cnf_args))
+        jobs.append((_after, (late, _raced_d4, cnf_args)))
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
                          always=True, bound=cut_short))
@@ -243,6 +245,16 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     if isinstance(n, int):
         return clock.result(n, True, "ganak", res=res)
     return clock.result(n.count, True, COMPILED, res=res)
+
+
+def _after(seconds: float, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]
+           ) -> Iterator[Any]:
+    """``fn(*args)``'s items, ``seconds`` from now: a racer that joins the race late, so
+    that the one that usually wins has the cores to itself first (a racer killed while it
+    waits cost nothing)."""
+    if seconds > 0:
+        time.sleep(seconds)
+    yield from fn(*args)
 
 
 @dataclass(frozen=True)
