@@ -76,8 +76,21 @@ def test_the_first_child_to_yield_wins_the_race_and_the_others_are_killed():
 
 
 def _bound(tag):
-    yield ("bound", tag)  # a racer's last word at its own limit, not an answer
+    yield ("bound", tag)  # what a racer knows so far, not an answer
     time.sleep(30)
+
+
+def _bounds_then(tag, answer):
+    yield ("bound", tag + "1")
+    yield ("bound", tag + "2")  # replaces the first
+    if answer:
+        yield answer
+    else:
+        time.sleep(30)
+
+
+def _bound_and_done(tag):
+    yield ("bound", tag)  # and the racer ends: it is out, its bound kept
 
 
 def test_a_racers_bound_is_not_an_answer_the_race_goes_on_and_the_timeout_carries_it():
@@ -87,15 +100,23 @@ def test_a_racers_bound_is_not_an_answer_the_race_goes_on_and_the_timeout_carrie
     assert list(race([(_bound, ("a",)), (_late, ("answer",))], NO_DEADLINE,
                      bound=is_bound)) == ["answer"]
     start = time.monotonic()
+    assert list(race([(_bounds_then, ("a", "answer"))], NO_DEADLINE, always=True,
+                     bound=is_bound)) == ["answer"]  # an answer after bounds wins
     with pytest.raises(SearchTimeout) as err:  # every racer done: no need to wait
-        list(race([(_bound, ("a",)), (_bound, ("b",))], Deadline.after(60), bound=is_bound))
+        list(race([(_bound_and_done, ("a",)), (_bound_and_done, ("b",))], Deadline.after(60),
+                  bound=is_bound))
     assert sorted(err.value.bounds) == [("bound", "a"), ("bound", "b")]
     assert time.monotonic() - start < 30
+    with pytest.raises(SearchTimeout) as err:  # the latest bound of each racer
+        list(race([(_bounds_then, ("a", None)), (_bound, ("b",))], Deadline.after(4),
+                  bound=is_bound))
+    assert sorted(err.value.bounds) == [("bound", "a2"), ("bound", "b")]
     with pytest.raises(SearchTimeout) as err:  # the deadline, a bound said before it
-        list(race([(_bound, ("a",)), (_slow, ("b",))], Deadline.after(1), bound=is_bound))
+        # (said at once: the deadline leaves a busy machine seconds to fork and send it)
+        list(race([(_bound, ("a",)), (_slow, ("b",))], Deadline.after(4), bound=is_bound))
     assert err.value.bounds == (("bound", "a"),) and err.value.found == 0
     with pytest.raises(SearchTimeout) as err:  # alone, in a child
-        list(stream(_bound, ("c",), NO_DEADLINE, always=True, bound=is_bound))
+        list(stream(_bound_and_done, ("c",), NO_DEADLINE, always=True, bound=is_bound))
     assert err.value.bounds == (("bound", "c"),)
 
 

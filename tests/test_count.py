@@ -151,17 +151,18 @@ def test_the_enumerating_racer_counts_to_the_last_solution():
         assert list(_listed(p, res.encoding, 10**6)) == [Listed(len(brute_solutions(p)))]
 
 
-def test_the_enumerating_racer_says_what_it_listed_when_its_own_limit_comes():
-    """Past its seconds (looked at between two models) the racer's last word is a lower
-    bound marked as such: what it listed, never a count."""
+def test_the_enumerating_racer_says_what_it_has_listed_as_it_goes():
+    """Every ``every`` seconds (here after each model) the racer says what it has listed
+    so far, a lower bound marked as such, and at the end the count, which is not."""
     from satnono.analyze.counters import Listed, _listed, cut_short
     from satnono.pipeline import residual
 
     p = Puzzle(((1,),) * 7, ((1,),) * 7)  # 7! = 5,040
     enc = residual(p).encoding
-    (said,) = list(_listed(p, enc, 10**6, 0.0))
-    assert said == Listed(1, complete=False) and cut_short(said)
-    assert not cut_short(Listed(5040))
+    said = list(_listed(p, enc, 10**6, every=0.0))
+    assert said == [Listed(k, complete=False) for k in range(1, 5041)] + [Listed(5040)]
+    assert all(map(cut_short, said[:-1])) and not cut_short(said[-1])
+    assert list(_listed(p, enc, 10**6)) == [Listed(5040)]  # no every: the count alone
 
 
 @pytest.mark.full

@@ -226,8 +226,7 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
         (_compiled_count, (puzzle, res.board, True, tuning, own_limit(clock.deadline))),
         (_after, (late, _count_models, cnf_args)),
-        (_after, (late, _listed, (puzzle, cnf, tuning.listed_at_most,
-                                  own_limit(clock.deadline))))]
+        (_after, (late, _listed, (puzzle, cnf, tuning.listed_at_most, LISTED_EVERY)))]
     if cores() >= tuning.d4_race_cores and d4_here():
         jobs.append((_after, (late, _raced_d4, cnf_args)))
     try:
@@ -279,29 +278,34 @@ def _raced_d4(variables: int, clauses: list[list[int]], sampling: list[int]
         yield ByD4(n)
 
 
-def _listed(puzzle: Puzzle, enc: Encoding, at_most: int, seconds: float | None = None
+#: seconds between two of the enumerating racer's bounds (what it has listed so far)
+LISTED_EVERY = 0.5
+
+
+def _listed(puzzle: Puzzle, enc: Encoding, at_most: int, every: float | None = None
             ) -> Iterator[Listed]:
     """Every model of ``enc`` by blocking clauses, each checked against the clues, counted;
     a racer, so the solver is loaded here, in the child. Past ``at_most`` it leaves the
     race without a word: each costs a blocking clause over the open cells (a quarter of a
-    gigabyte by then on a 25×25), and the counters count such numbers in seconds. Past
-    ``seconds`` (looked at between two models) it says how many it had listed, a lower
-    bound."""
+    gigabyte by then on a 25×25), and the counters count such numbers in seconds. Every
+    ``every`` seconds (looked at after a model) it says how many it has listed so far, a
+    lower bound, so that the race has one however long the search for the next model
+    takes when the time runs out."""
     from ..backends.solver import DEFAULT_SOLVER, each_model, new_solver
 
     cells = sorted(enc.cells.values())
     n = 0
     verify = Verifier(puzzle)
-    stop_at = None if seconds is None else time.monotonic() + seconds
+    report = time.monotonic() if every is not None else None
     with new_solver(DEFAULT_SOLVER, enc.clauses) as s:
         for true in each_model(s, cells, None, False):
             check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             n += 1
             if n > at_most:  # out of the race, without a word
                 os._exit(0)
-            if stop_at is not None and time.monotonic() > stop_at:
+            if report is not None and every is not None and time.monotonic() >= report:
                 yield Listed(n, complete=False)
-                return
+                report = time.monotonic() + every
     yield Listed(n)
 
 
@@ -362,7 +366,7 @@ def cut_short(item: object) -> bool:
 def lower_bound(exc: SearchTimeout, found: int, how: str) -> tuple[int, str]:
     """The best lower bound known when the time ran out, and the method that has it:
     ``found`` (solutions listed before, by ``how``) or what a racer stopped at its limit
-    had counted (the compiled counter) or listed (enumeration going on)."""
+    had counted (the compiled counter) or listed so far (enumeration going on)."""
     from ..logic.compiled import Counted
 
     best = (found, how)

@@ -266,10 +266,11 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
     (``size``, what the children were given, is added to its message). ``stopped``, looked
     at every :data:`STOP_POLL` seconds until a child yields, ends the race from outside
     (a request cancelled, a racer on another machine that won): the children are killed
-    and nothing is yielded. A first item for which ``bound`` is true is not an answer but
-    a racer's last word before its own limit (a counter's lower bound): the race goes on
-    without that racer, and the SearchTimeout at the deadline, or when every racer is
-    done, carries such items in its ``bounds``."""
+    and nothing is yielded. An item for which ``bound`` is true is not an answer but what
+    a racer knows so far (a counter's lower bound): the racer races on and may say more
+    (a later bound replaces its earlier one, an answer wins as any other), and the
+    SearchTimeout at the deadline, or when every racer is done, carries each racer's
+    latest bound in its ``bounds``."""
     if len(jobs) == 1 and not deadline.limited and not always and stopped is None \
             and bound is None:
         # nothing to race or kill
@@ -292,11 +293,11 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
         winner: Connection | None = None
         item: Any = None
         died: list[str] = []
-        bounds: list[Any] = []
+        bounds: dict[Connection, Any] = {}  # each racer's latest bound
 
         def out_of_time() -> SearchTimeout:
             error = deadline.expired()
-            error.bounds = tuple(bounds)
+            error.bounds = tuple(bounds.values())
             return error
 
         while winner is None:  # a racer that dies before yielding leaves the others be
@@ -322,7 +323,9 @@ def race(jobs: list[Job], deadline: Deadline, what: str = "solver", size: str = 
                         raise ChildDied(_died(what, died, size)) from None
                     continue
                 if bound is not None and bound(item):
-                    bounds.append(item)  # that racer's last word: the race goes on
+                    bounds[conn] = item  # what that racer knows so far: it races on
+                    continue
+                if conn in bounds and item == _END:  # it said bounds only, and is done
                     pending.pop(conn)
                     if not pending:
                         raise out_of_time()
