@@ -80,16 +80,16 @@ def test_permutation_puzzle_has_k_factorial_solutions(k, monkeypatch):
     # past it, Ganak raced by the compiled counter and enumeration: any may come in first
     assert res.method in ({"enumerate (sat)"} if not many else
                           {"compiled counter", "ganak", "enumerate (sat)"} if usable(p)
-                          else {"ganak"})
+                          else {"ganak", "enumerate (sat)"})
     # and says why it took it
     assert ("lists up to 1,000" in res.why if not many else
-            "races" in res.why if usable(p) else "hands the count to Ganak" in res.why)
+            "races" in res.why)
     assert count(p, "ganak").why == ""  # asked for: no reason to give
-    # without the compiled code, auto goes from enumeration to Ganak
+    # without the compiled code, auto races Ganak and enumeration past the threshold
     monkeypatch.setenv(DISABLE, "1")
     res = count(p, "auto")
     assert res.complete and res.count == math.factorial(k)
-    assert res.method == ("ganak" if math.factorial(k) > 1000 else "enumerate (sat)")
+    assert res.method in ({"ganak", "enumerate (sat)"} if many else {"enumerate (sat)"})
     assert not many or "compiled counter does not run here" in res.why
 
 
@@ -167,15 +167,16 @@ def test_the_enumerating_racer_says_what_it_has_listed_as_it_goes():
 
 @pytest.mark.full
 def test_a_count_cut_by_its_limit_keeps_the_best_bound_the_racers_had():
-    """9×9 permutation matrices (9!): auto past a threshold of 10 races the counters with
-    enumeration going on; cut by a limit that none of them meets, the count is the
-    largest number a racer had for certain when its own limit came, not the 11 listed
-    before the race."""
+    """11×11 permutation matrices (11!): auto past a threshold of 10 races the counters
+    with enumeration going on (from the start where the engine is not built); cut by a
+    limit that none of them meets, the count is the largest number a racer had for
+    certain when its own limit came, not the 11 listed before the race."""
     p = Puzzle(((1,),) * 11, ((1,),) * 11)  # 11! = 39,916,800
     res = count(p, "auto", threshold=10, timeout=8, exact_first=0)
     assert not res.complete
     assert 11 < res.count < 39_916_800
-    assert res.method in {"compiled counter", "enumerate (sat)"}
+    assert res.method in ({"compiled counter", "enumerate (sat)"} if usable(p)
+                          else {"enumerate (sat)"})
 
 
 def test_the_enumerating_racer_gives_way_past_its_cap():

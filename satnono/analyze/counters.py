@@ -176,21 +176,21 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
         res = for_counter(puzzle, res, clock.deadline, tuning.counter_code)
     except SearchTimeout:
         return clock.result(found, False, "ganak", res=res)
-    if res.board is not None and compiled_counts(puzzle):  # auto, past the threshold
-        out = _race(puzzle, res, clock, found, listed, tuning)
-        if out.complete:
-            out.why = (f"past {threshold:,} solutions auto races the compiled counter, "
-                       "Ganak" + (", D4" if cores() >= tuning.d4_race_cores and d4_here()
-                                  else "") + " and enumeration, and this came in first")
-        return out
-    out = count_by_ganak(res, clock, found)
+    if res.board is None:
+        return count_by_ganak(res, clock, found)
+    counter = compiled_counts(puzzle)
+    out = _race(puzzle, res, clock, found, listed, tuning, counter)
     if out.complete:
-        from ..logic.compiled import counting
+        others = "Ganak" + (", D4" if cores() >= tuning.d4_race_cores and d4_here() else "")
+        out.why = (f"past {threshold:,} solutions auto races "
+                   + (f"the compiled counter, {others}" if counter else others)
+                   + " and enumeration, and this came in first")
+        if not counter:
+            from ..logic.compiled import counting
 
-        alone = (f"the compiled counter does not run here or {DISABLE} is set"
-                 if not counting() else
-                 "the compiled counter takes no puzzle of so many colours")
-        out.why = f"past {threshold:,} solutions auto hands the count to Ganak: {alone}"
+            out.why += (f" (the compiled counter does not run here or {DISABLE} is set)"
+                        if not counting() else
+                        " (the compiled counter takes no puzzle of so many colours)")
     return out
 
 
@@ -206,7 +206,7 @@ def for_counter(puzzle: Puzzle, res: Residual, deadline: Deadline,
 
 
 def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Residual,
-          tuning: Tuning = TUNING) -> CountResult:
+          tuning: Tuning = TUNING, counter: bool = True) -> CountResult:
     """The compiled counter, Ganak and enumeration going on side by side, each in its own
     process, the first count to come in kept (:func:`satnono.runtime.child.race`): none
     wins everywhere (D4 a fourth, on machines of the tuning's ``d4_race_cores``). On
@@ -214,17 +214,22 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     survey's Center (5 × 10^15 solutions) Ganak takes seconds and the counter does not
     finish in a minute; on tcga2015 #481 (25,318 solutions under a deep search)
     enumeration takes 44 s and neither of the others finishes in 300 s.
-    ``listed`` is the residual as enumeration takes it (automata)."""
+    ``listed`` is the residual as enumeration takes it (automata). Without the
+    ``counter`` (no engine here, or a palette it does not take) the others race from the
+    start: enumeration's bound is then what a count cut by its limit has."""
     from ..logic.compiled import counting
 
     enc, cnf = res.encoding, listed.encoding
     assert enc is not None and cnf is not None and res.board is not None
     _need_ganak()
-    counting()  # loaded before the fork, not in the child
     cnf_args = (enc.variables, enc.clauses, sorted(enc.cells.values()))
-    late = tuning.counter_alone
-    jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = [
-        (_compiled_count, (puzzle, res.board, True, tuning, own_limit(clock.deadline))),
+    late = tuning.counter_alone if counter else 0.0
+    jobs: list[tuple[Callable[..., Iterator[Any]], tuple[Any, ...]]] = []
+    if counter:
+        counting()  # loaded before the fork, not in the child
+        jobs.append((_compiled_count,
+                     (puzzle, res.board, True, tuning, own_limit(clock.deadline))))
+    jobs += [
         (_after, (late, _count_models, cnf_args)),
         (_after, (late, _listed, (puzzle, cnf, tuning.listed_at_most, LISTED_EVERY)))]
     if cores() >= tuning.d4_race_cores and d4_here():
