@@ -11,8 +11,9 @@ largest counts, how each was counted, and what is still open (time limit, estima
 error). ``--histogram`` draws the counts on a log scale (one picture per set). With
 ``--confirm FILE`` every exact count above ``--above`` is recounted by a method that shares
 no code with the one that made it — Ganak's by the compiled counter, the compiled counter's
-and enumeration's by Ganak (``--second`` forces one) — one JSON line per puzzle appended to
-FILE (resumable: puzzles already there are skipped), and the agreements summed up.
+and enumeration's by Ganak (``--second`` forces one, D4 among them) — one JSON line
+per puzzle appended to FILE (resumable: puzzles already there are skipped), and the
+agreements summed up.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--confirm", metavar="FILE.jsonl",
                     help="recount every exact count above --above by a second method")
     ap.add_argument("--above", type=int, default=1000, metavar="N")
-    ap.add_argument("--second", choices=["compiled", "ganak", "enumerate"],
-                    help="the second method for every count (default: the other counter)")
+    ap.add_argument("--second", choices=["compiled", "ganak", "d4", "enumerate"],
+                    help="the second method for every count (default: the other counter; "
+                    "d4 recounts in seconds many that Ganak does not finish)")
     ap.add_argument("--estimates", metavar="FILE.jsonl",
                     help="ApproxMC's estimates of --sample exact counts above --above, "
                     "against them")
