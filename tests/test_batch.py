@@ -280,6 +280,40 @@ def test_count_table_retries_only_the_unfinished_recounts(tmp_path):
     assert not (tmp_path / "none.jsonl").exists()
 
 
+@pytest.mark.full
+def test_count_table_confirms_each_count_by_a_method_that_shares_no_code(tmp_path, capsys):
+    """Ganak's count is recounted by the compiled counter (where the engine runs), the
+    compiled counter's by D4 where it is installed and by Ganak where not; a wrong count
+    in the table is found out."""
+    import json
+
+    from benchmarks.count_table import main
+    from satnono.analyze.counters import d4_here
+    from satnono.logic.compiled import available
+
+    puzzle = tmp_path / "perm7.dat"  # 7×7 permutation matrices: 7! = 5,040 solutions
+    puzzle.write_text("7\n" + "1 1\n" * 7 + "7\n" + "1 1\n" * 7)  # the olympiad's .dat
+
+    def rec(i: int, count: int, method: str) -> dict:
+        return {"key": f"{puzzle}#{i}", "source": str(puzzle), "index": 1, "count": count,
+                "verdict": "multiple", "exact": True, "method": method, "seconds": 1.0}
+
+    first = "ganak" if available() else "enumerate (sat)"
+    lines = [rec(1, 5040, first), rec(2, 5040, "compiled counter"),
+             rec(3, 5041, "compiled counter")]
+    counts = tmp_path / "counts.jsonl"
+    counts.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    out = tmp_path / "confirm.jsonl"
+    main([str(counts), "--confirm", str(out), "--timeout", "120"])
+    got = {c["key"].rsplit("#")[1]: c for c in map(json.loads, out.read_text().splitlines())}
+    other = "d4" if d4_here() else "ganak"
+    assert got["1"]["second"] == ("compiled counter" if available() else other)
+    assert [got[k]["second"] for k in "23"] == [other, other]
+    assert [got[k]["recount"] for k in "123"] == [5040] * 3
+    assert [got[k]["agree"] for k in "123"] == [True, True, False]
+    assert f"DISAGREE {puzzle}#3" in capsys.readouterr().out
+
+
 def test_a_puzzle_process_is_kept_while_puzzles_end_quickly_and_replaced_after_trouble(
         tmp_path, monkeypatch):
     """Easy puzzles one after another go to the same puzzle process; a puzzle killed at
