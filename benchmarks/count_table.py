@@ -258,7 +258,7 @@ def _confirm(records: list[dict], out: str, timeout: float, second: str | None) 
     from satnono.analyze.counters import d4_here
 
     # D4 where it is installed: on taai2020's 166 counts past 1,000, Ganak left 33
-    # unfinished in 60 s, of which D4 then finished 30, most in seconds
+    # unfinished in 60 s, of which D4 then finished 28, most in 2–17 s
     other = "d4" if d4_here() else "ganak"
     done = _recounted(records, out, timeout,
                       lambda r: second or ("compiled" if r["method"] == "ganak" else other),

@@ -181,7 +181,7 @@ def _enumerate_residual(puzzle: Puzzle, res: Residual, clock: Clock, method: Cou
     counter = compiled_counts(puzzle)
     out = _race(puzzle, res, clock, found, listed, tuning, counter)
     if out.complete:
-        others = "Ganak" + (", D4" if cores() >= tuning.d4_race_cores and d4_here() else "")
+        others = "Ganak" + (", D4" if d4_races(tuning) else "")
         out.why = (f"past {threshold:,} solutions auto races "
                    + (f"the compiled counter, {others}" if counter else others)
                    + " and enumeration, and this came in first")
@@ -232,7 +232,7 @@ def _race(puzzle: Puzzle, res: Residual, clock: Clock, found: int, listed: Resid
     jobs += [
         (_after, (late, _count_models, cnf_args)),
         (_after, (late, _listed, (puzzle, cnf, tuning.listed_at_most, LISTED_EVERY)))]
-    if cores() >= tuning.d4_race_cores and d4_here():
+    if d4_races(tuning):
         jobs.append((_after, (late, _raced_d4, cnf_args)))
     try:
         (n,) = list(race(jobs, clock.deadline, what="model counter", size=enc.size(),
@@ -301,14 +301,14 @@ def _listed(puzzle: Puzzle, enc: Encoding, at_most: int, every: float | None = N
     cells = sorted(enc.cells.values())
     n = 0
     verify = Verifier(puzzle)
-    report = time.monotonic() if every is not None else None
+    report = time.monotonic()
     with new_solver(DEFAULT_SOLVER, enc.clauses) as s:
         for true in each_model(s, cells, None, False):
             check(puzzle, decode_solution(enc, true), CNF_BACKEND, verify)
             n += 1
             if n > at_most:  # out of the race, without a word
                 os._exit(0)
-            if report is not None and every is not None and time.monotonic() >= report:
+            if every is not None and time.monotonic() >= report:
                 yield Listed(n, complete=False)
                 report = time.monotonic() + every
     yield Listed(n)
@@ -416,6 +416,12 @@ def _counted_in_child(res: Residual, clock: Clock, found: int, need: Callable[[]
     except KeyboardInterrupt as exc:
         raise stopped_count(exc, found, doing, clock) from None
     return clock.result(n, True, method, res=res)
+
+
+def d4_races(tuning: Tuning = TUNING) -> bool:
+    """Whether auto's race takes D4 in: installed, on a machine of the tuning's
+    ``d4_race_cores`` (on fewer, a fourth process slows the three that usually win)."""
+    return cores() >= tuning.d4_race_cores and d4_here()
 
 
 def d4_here() -> bool:
