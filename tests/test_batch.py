@@ -207,10 +207,11 @@ def test_chunks_keep_large_puzzles_alone_and_slow_work_small():
     small = puzzle_from_picture(Solution.from_strings(["#."] * 2))
     large = puzzle_from_picture(Solution.from_strings(["#" * 50] * 50))
     tasks = [Task("a", i, small) for i in range(1, 1001)] + [Task("b", 1, large)]
-    for slow, most in ((False, 32), (True, 4)):
-        chunks = plan(tasks, 2, slow=slow)
+    for slow, timeout, most in ((False, None, 32), (True, None, 4), (True, 10, 4),
+                                (False, 300, 32), (True, 60, 2), (True, 300, 1)):
+        chunks = plan(tasks, 2, slow=slow, timeout=timeout)
         assert chunks[0] == [tasks[-1]]  # the large one alone, first
-        assert max(len(c) for c in chunks) == most
+        assert max(len(c) for c in chunks) == most, (slow, timeout)
         assert sorted(t.key for c in chunks for t in c) == sorted(t.key for t in tasks)
 
 

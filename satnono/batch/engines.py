@@ -28,15 +28,26 @@ CHUNK = 32
 #: the most puzzles in one chunk when each may take long (counting, checking): a chunk's
 #: records arrive, and are kept, only when the whole chunk is done
 CHUNK_SLOW = 4
+#: the seconds of slow work a chunk may hold at its time limits: what a batch stopped on
+#: a cluster can lose per worker (a count table's 300 s limit: one puzzle a chunk; four
+#: puzzles, 20 minutes of records held back, was what a stopped run lost before)
+CHUNK_SLOW_SECONDS = 120.0
 
 
-def plan(tasks: list[Task], workers: int, slow: bool = False) -> list[list[Task]]:
+def plan(tasks: list[Task], workers: int, slow: bool = False,
+         timeout: float | None = None) -> list[list[Task]]:
     """``tasks`` in chunks: large puzzles one by one (first: they take longest), small
-    ones in chunks of up to :data:`CHUNK` (:data:`CHUNK_SLOW` when ``slow``), small
-    enough that every worker gets about eight of them."""
+    ones in chunks of up to :data:`CHUNK` (:data:`CHUNK_SLOW` when ``slow``, and no more
+    than :data:`CHUNK_SLOW_SECONDS` of ``timeout`` each), small enough that every worker
+    gets about eight of them."""
     alone = [[t] for t in tasks if t.cells > ALONE]
     small = [t for t in tasks if t.cells <= ALONE]
-    size = max(1, min(CHUNK_SLOW if slow else CHUNK, len(small) // (max(1, workers) * 8)))
+    most = CHUNK
+    if slow:
+        most = CHUNK_SLOW
+        if timeout:
+            most = min(most, max(1, int(CHUNK_SLOW_SECONDS // timeout)))
+    size = max(1, min(most, len(small) // (max(1, workers) * 8)))
     return alone + [small[i:i + size] for i in range(0, len(small), size)]
 
 

@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
                 append(out, records[-1])
         say(f"batch: {len(todo)} puzzle(s), --do {job.do}, {job.timeout:g} s each, on "
             f"{runner.name}")
-        chunks = plan(todo, runner.workers, slow=job.do in ("count", "check"))
+        chunks = plan(todo, runner.workers, slow=job.do in ("count", "check"),
+                      timeout=job.timeout)
         for record in _progress(_records(runner.run(chunks, job)), len(todo)):
             append(out, record)
             records.append(record)
