@@ -96,10 +96,13 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"| #{r['index']}: ≈ {r['estimate']:,}, between {r['low']:,} and "
                       f"{r['high']:,} with probability ≥ {1 - r['delta']:g} (an estimate; "
                       f"the exact count did not finish in {r['seconds']:.0f} s) | 1 |")
-    bounds = Counter(r["at_least"] for r in records if r not in counted
+    # the open counts by the bin of their lower bound: one row a bin, not one a bound
+    bounds = Counter(_bucket(r["at_least"]) for r in records if r not in counted
                      and "estimate" not in r and r.get("at_least") is not None)
-    for at_least, n in sorted(bounds.items()):
-        print(f"| at least {at_least:,}, not finished (a lower bound, not a count) | {n} |")
+    for lo, _ in BUCKETS:
+        if bounds[_bucket(lo)]:
+            print(f"| not finished, at least {_bucket(lo)} (a lower bound, not a count) | "
+                  f"{bounds[_bucket(lo)]} |")
     print()
     print("Counted by: " + ", ".join(f"{m} {n}" for m, n in Counter(
         r.get("method", "?") for r in counted).most_common()))

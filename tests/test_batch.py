@@ -249,19 +249,26 @@ def test_count_table_says_which_method_settled_each_bin_and_what_is_open(tmp_pat
 
     lines = [rec(1, "multiple", 5, "enumerate (sat)"), rec(2, "multiple", 7, "enumerate (sat)"),
              rec(3, "multiple", 50_000, "compiled counter"), rec(4, "multiple", 60_000, "ganak"),
-             rec(5, "timeout", None, "ganak", at_least=1001)]
+             rec(5, "timeout", None, "ganak", at_least=1001),
+             rec(6, "timeout", None, "compiled counter", at_least=2_000_000),
+             rec(7, "timeout", None, "compiled counter", at_least=30_000_000)]
     out = tmp_path / "counts.jsonl"
     out.write_text("".join(json.dumps(x) + "\n" for x in lines))
     main([str(out)])
     text = capsys.readouterr().out
-    assert "4 counted exactly, 1 timeout" in text
+    assert "4 counted exactly, 3 timeout" in text
     head = next(x for x in text.splitlines() if x.startswith("| solutions"))
     columns = [c.strip() for c in head.strip("|").split("|")]
     assert columns[2:5] == ["enumerate (sat)", "compiled counter", "ganak"]
     row = next(x for x in text.splitlines() if x.startswith("| 10,001–100,000"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1:5] == ["2", "", "1", "1"]
-    assert "Open: #5 (at least 1,001)" in text
+    assert "Open: #5 (at least 1,001), #6 (at least 2,000,000), #7 (at least 30,000,000)" \
+        in text
+    # the open ones by the bin of their lower bound, one row a bin
+    assert "| not finished, at least 1,001–10,000 (a lower bound, not a count) | 1 |" in text
+    assert "| not finished, at least 1,000,001–1,000,000,000 (a lower bound, not a count) " \
+        "| 2 |" in text
 
 
 def test_count_table_retries_only_the_unfinished_recounts(tmp_path):
