@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ import pytest
 from satnono import Puzzle, puzzle_from_picture
 from satnono.analyze.approx import Estimate, approx_models
 from satnono.analyze.count import count
+from satnono.bench.suites import tournament_sets, tournaments_dir
 from satnono.errors import UsageError
 from satnono.logic.compiled import counting
 
@@ -183,3 +185,26 @@ def test_estimates_hold_their_bounds_on_fifteen_exactly_counted_puzzles():
         seen.append((exact.count, est.value))
         assert est.low <= exact.count <= est.high, seen
     assert max(c for c, _ in seen) > 10**4  # the hashes were used, not just a listing
+
+
+@pytest.mark.full  # two counts of 20 s each
+@pytest.mark.skipif("tcga2015" not in tournament_sets(), reason="no tournament sets here")
+def test_a_count_cut_by_its_limit_says_the_estimate_it_tried_did_not_come():
+    """tcga2015 #587 (more than 9 × 10^6 solutions, nearly all of its cells open after
+    logic): neither the exact methods in three quarters of 20 s nor ApproxMC in the last
+    quarter finish (ApproxMC gave nothing in 100 s on this class). The count says its lower
+    bound and that the estimate was tried and gave nothing, in words and in JSON."""
+    path = tournaments_dir() / "zxkyjimmy__NonogramRecord" / "question" / "tcga2015.txt"
+    got = _cli(str(path), "--index", "587", "--timeout", "20")
+    assert got.returncode == 3, got.stderr
+    assert got.stdout.strip().endswith("+")
+    assert "time limit reached" in got.stderr and "count incomplete" in got.stderr
+    said = re.search(r"ApproxMC gave no estimate in the last (\d+) s", got.stderr)
+    assert said is not None, got.stderr
+    # a quarter of what the limit left after reading the file (at most 5 s, rounded)
+    assert 1 <= int(said.group(1)) <= 5
+    record = json.loads(_cli(str(path), "--index", "587", "--timeout", "20",
+                             "--json").stdout)
+    assert record["exact"] is False and record["ending"] == "time limit"
+    assert "estimate" not in record and record["why"].startswith("ApproxMC gave no estimate")
+    assert record["count"] >= 1

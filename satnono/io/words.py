@@ -102,8 +102,9 @@ def count_words(res: CountResult) -> str:
     if not res.complete:
         if res.method == COMPILED and not res.count:  # it finds no solution on its way
             return (f"no count: time limit reached ({res.method}, {res.seconds:.2f} s)")
+        tried = f"; {res.why}" if res.why else ""
         return (f"at least {res.count} solution(s): time limit reached "
-                f"({res.method}, {res.seconds:.2f} s); count incomplete")
+                f"({res.method}, {res.seconds:.2f} s{tried}); count incomplete")
     how = f"by {res.method}" + (f" ({res.why})" if res.why else "")
     if res.method == "propagation":  # no solver ran: the board settled it
         how = ("line logic and probing refute the clues" if res.count == 0 else
