@@ -100,9 +100,10 @@ def main(argv: list[str] | None = None) -> None:
     bounds = Counter(_bucket(r["at_least"]) for r in records if r not in counted
                      and "estimate" not in r and r.get("at_least") is not None)
     for lo, _ in BUCKETS:
-        if bounds[_bucket(lo)]:
-            print(f"| not finished, at least {_bucket(lo)} (a lower bound, not a count) | "
-                  f"{bounds[_bucket(lo)]} |")
+        label = _bucket(lo)
+        if bounds[label]:
+            print(f"| not finished, at least {label} (a lower bound, not a count) | "
+                  f"{bounds[label]} |")
     print()
     print("Counted by: " + ", ".join(f"{m} {n}" for m, n in Counter(
         r.get("method", "?") for r in counted).most_common()))
